@@ -1,0 +1,206 @@
+// A perfect index per material: a bijection between the legal placements of
+// a material (men never on their own promotion row, no square used twice)
+// and 0..size()-1.  The side to move is not part of the index.
+//
+// Layout: slice-major.  A slice is one configuration of the men of both
+// colours; inside a slice the kings take every way of standing on the free
+// squares.  So
+//     rank(p) = rank_men(white men, black men) * kings_per_slice()
+//             + rank_kings(white kings, black kings, men squares)
+// and a king move never leaves its slice (men moves are irreversible, so a
+// generator can solve one slice at a time).
+//
+// Building block: the colex rank of a set of k squares s_1 < s_2 < ... < s_k
+// taken from the squares 0..n-1 is
+//     colex(S) = C(s_1, 1) + C(s_2, 2) + ... + C(s_k, k)
+// which is a bijection onto 0..C(n, k)-1 (combinatorial number system).  It
+// needs one table look-up per piece.  Sets drawn from a sparse subset of the
+// board are first compressed to consecutive bits with pext (BMI2), which
+// keeps the rank gapless; unranking expands them back with pdep.
+//
+// Men (rank_men).  White men may stand on squares 0..27, black men on 4..31.
+// Row 0 (squares 0..3) is White's alone, row 7 (28..31) Black's alone, and
+// both share the 24 middle squares 4..27.  How many squares black men can
+// use depends on how many middle squares white men take, so the men
+// configurations are split into groups by a = number of white men on row 0
+// (0..min(wm, 4)).  With w = wm - a white men in the middle:
+//     group size  G(a) = C(4, a) * C(24, w) * C(28 - w, bm)
+//     rank_men    = offset(a)                         (sum of G(a') for a' < a)
+//                 + (colex(white men on row 0, as 4 bits)   * C(24, w)
+//                 +  colex(white men on 4..27, as 24 bits)) * C(28 - w, bm)
+//                 +  colex(pext(black men, squares 4..31 not holding a white man))
+// and men_configs() = sum of G(a).  Every term is a bijection onto its range,
+// so the whole is gapless.
+//
+// Kings (rank_kings).  With F = the 32 - men free squares:
+//     rank_kings = colex(pext(white kings, F)) * C(32 - men - wk, bk)
+//                + colex(pext(black kings, F minus the white kings))
+// and kings_per_slice() = C(32 - men, wk) * C(32 - men - wk, bk).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cassert>
+#include <cstdint>
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+#include "damka/material.hpp"
+#include "damka/position.hpp"
+
+namespace damka {
+
+namespace index_detail {
+
+struct Binomials {
+  std::uint64_t c[33][33] = {};  // c[n][k] = C(n, k), 0 when k > n
+  constexpr Binomials() {
+    for (int n = 0; n <= 32; ++n) {
+      c[n][0] = 1;
+      for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k <= n - 1 ? c[n - 1][k] : 0);
+    }
+  }
+};
+inline constexpr Binomials kBinomials{};
+
+constexpr std::uint64_t binom(int n, int k) {
+  return (n < 0 || k < 0 || k > n) ? 0 : kBinomials.c[n][k];
+}
+
+inline std::uint32_t pext(std::uint32_t x, std::uint32_t mask) {
+#if defined(__BMI2__)
+  return _pext_u32(x, mask);
+#else
+  std::uint32_t r = 0;
+  for (std::uint32_t bb = 1; mask; mask &= mask - 1, bb <<= 1)
+    if (x & mask & (0u - mask)) r |= bb;
+  return r;
+#endif
+}
+
+inline std::uint32_t pdep(std::uint32_t x, std::uint32_t mask) {
+#if defined(__BMI2__)
+  return _pdep_u32(x, mask);
+#else
+  std::uint32_t r = 0;
+  for (std::uint32_t bb = 1; mask; mask &= mask - 1, bb <<= 1)
+    if (x & bb) r |= mask & (0u - mask);
+  return r;
+#endif
+}
+
+// Colex rank of the set bits of b (see the top of this file).
+inline std::uint64_t colex_rank(std::uint32_t b) {
+  std::uint64_t r = 0;
+  for (int i = 1; b != 0; ++i, b &= b - 1) r += kBinomials.c[std::countr_zero(b)][i];
+  return r;
+}
+
+// The k-element subset of bits 0..n-1 whose colex rank is r (r < C(n, k)).
+// Greedy from the top element down: s_i is the largest c with C(c, i) <= r.
+inline std::uint32_t colex_unrank(std::uint64_t r, int k, int n) {
+  std::uint32_t b = 0;
+  for (int i = k; i >= 1; --i) {
+    int lo = i - 1, hi = n - 1;  // C(lo, i) = 0 <= r; answer in [lo, hi]
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) >> 1;
+      if (kBinomials.c[mid][i] <= r) lo = mid; else hi = mid - 1;
+    }
+    b |= std::uint32_t{1} << lo;
+    r -= kBinomials.c[lo][i];
+    n = lo;
+  }
+  return b;
+}
+
+constexpr Bitboard kRow0 = 0x0000000Fu;
+constexpr Bitboard kBlackMenSquares = 0xFFFFFFF0u;  // rows 1..7
+
+}  // namespace index_detail
+
+// Materials up to this many pieces have sizes below 2^56; larger ones could
+// overflow 64 bits and are not supported.
+inline constexpr int kMaxIndexPieces = 16;
+
+class MaterialIndex {
+ public:
+  // m must be valid (Material::is_valid()) with at most kMaxIndexPieces
+  // pieces; canonical or not.
+  explicit MaterialIndex(Material m);
+
+  const Material& material() const { return m_; }
+  // Placements = men_configs() * kings_per_slice().
+  std::uint64_t size() const { return men_configs_ * kings_per_slice_; }
+  // Number of (white men, black men) configurations.
+  std::uint64_t men_configs() const { return men_configs_; }
+  // C(32 - men, wk) * C(32 - men - wk, bk).
+  std::uint64_t kings_per_slice() const { return kings_per_slice_; }
+
+  // p has exactly this material and is valid; the side to move is ignored.
+  std::uint64_t rank(const Position& p) const {
+    assert(material_of(p) == m_);
+    return rank_men(p.men[0], p.men[1]) * kings_per_slice_ +
+           rank_kings(p.kings[0], p.kings[1], p.men[0] | p.men[1]);
+  }
+  // i < size(); the result has White to move.
+  Position unrank(std::uint64_t i) const {
+    assert(i < size());
+    Position p;
+    unrank_men(i / kings_per_slice_, p.men[0], p.men[1]);
+    unrank_kings(i % kings_per_slice_, p.men[0] | p.men[1], p.kings[0], p.kings[1]);
+    return p;
+  }
+
+  std::uint64_t rank_men(Bitboard white_men, Bitboard black_men) const {
+    using namespace index_detail;
+    const Bitboard low = white_men & kRow0;
+    const Group& g = groups_[std::popcount(low)];
+    const std::uint64_t white = colex_rank(low) * g.white_mid + colex_rank(white_men >> 4);
+    return g.offset + white * g.black + colex_rank(pext(black_men, kBlackMenSquares & ~white_men));
+  }
+  void unrank_men(std::uint64_t i, Bitboard& white_men, Bitboard& black_men) const {
+    using namespace index_detail;
+    assert(i < men_configs_);
+    int a = 0;
+    while (a + 1 < num_groups_ && groups_[a + 1].offset <= i) ++a;
+    const Group& g = groups_[a];
+    std::uint64_t r = i - g.offset;
+    const std::uint64_t black = r % g.black;
+    r /= g.black;
+    const int mid = m_.wm - a;
+    white_men = colex_unrank(r / g.white_mid, a, 4) | (colex_unrank(r % g.white_mid, mid, 24) << 4);
+    black_men = pdep(colex_unrank(black, m_.bm, 28 - mid), kBlackMenSquares & ~white_men);
+  }
+
+  std::uint64_t rank_kings(Bitboard white_kings, Bitboard black_kings, Bitboard men_occupied) const {
+    using namespace index_detail;
+    const Bitboard free = ~men_occupied;
+    return colex_rank(pext(white_kings, free)) * black_king_sets_ +
+           colex_rank(pext(black_kings, free & ~white_kings));
+  }
+  void unrank_kings(std::uint64_t i, Bitboard men_occupied, Bitboard& white_kings, Bitboard& black_kings) const {
+    using namespace index_detail;
+    assert(i < kings_per_slice_);
+    const Bitboard free = ~men_occupied;
+    const int nfree = kNumSquares - m_.men();
+    white_kings = pdep(colex_unrank(i / black_king_sets_, m_.wk, nfree), free);
+    black_kings = pdep(colex_unrank(i % black_king_sets_, m_.bk, nfree - m_.wk), free & ~white_kings);
+  }
+
+ private:
+  struct Group {
+    std::uint64_t offset = 0;     // first men rank of the group
+    std::uint64_t white_mid = 1;  // C(24, w): white middle sets
+    std::uint64_t black = 1;      // C(28 - w, bm): black men sets
+  };
+  Material m_;
+  std::array<Group, 5> groups_{};  // by a = white men on row 0
+  int num_groups_ = 1;
+  std::uint64_t men_configs_ = 0;
+  std::uint64_t kings_per_slice_ = 0;
+  std::uint64_t black_king_sets_ = 1;  // C(32 - men - wk, bk)
+};
+
+}  // namespace damka

@@ -1,0 +1,148 @@
+// Table headers: defaults, validation and the 128-byte on-disk form (FORMAT.md).
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "damka/slots.hpp"
+#include "table_layout.hpp"
+
+namespace damka {
+
+std::string_view encoding_name(ValueEncoding e) {
+  switch (e) {
+    case ValueEncoding::Wdl2: return "wdl2";
+    case ValueEncoding::U16: return "u16";
+    case ValueEncoding::U16Planes: return "u16planes";
+  }
+  return "unknown";
+}
+
+TableHeader default_table_header(const Rules& rules, Material canonical, Metric metric) {
+  TableHeader h;
+  h.variant = rules.variant;
+  h.fingerprint = rules.fingerprint();
+  h.material = canonical;
+  h.metric = metric;
+  h.index_scheme = IndexScheme::SliceMajor;
+  h.slots = canonical.is_valid() && canonical.is_canonical() ? table_slots(canonical) : 0;
+  if (metric == Metric::WDL) {
+    h.encoding = ValueEncoding::Wdl2;
+    h.block_size = 65536;
+    h.zstd_level = 19;
+  } else {
+    h.encoding = ValueEncoding::U16Planes;
+    h.block_size = 8192;
+    h.zstd_level = 19;
+  }
+  return h;
+}
+
+Status check_table_header(const TableHeader& h) {
+  const auto bad = [](const std::string& why) { return Status(Error(why)); };
+  if (static_cast<unsigned>(h.variant) >= all_variants().size())
+    return bad("unknown variant id " + std::to_string(static_cast<unsigned>(h.variant)));
+  if (static_cast<unsigned>(h.metric) > 2)
+    return bad("unknown metric id " + std::to_string(static_cast<unsigned>(h.metric)));
+  if (h.index_scheme != IndexScheme::SliceMajor)
+    return bad("unknown index scheme " + std::to_string(static_cast<unsigned>(h.index_scheme)));
+  const auto enc = static_cast<unsigned>(h.encoding);
+  if (enc < 1 || enc > 3) return bad("unknown value encoding " + std::to_string(enc));
+  if (h.encoding == ValueEncoding::Wdl2 && h.metric != Metric::WDL)
+    return bad("value encoding wdl2 holds only WDL tables");
+  const Material& m = h.material;
+  if (!m.is_valid() || m.pieces() == 0 || m.pieces() > kMaxIndexPieces)
+    return bad("invalid material (" + std::to_string(m.wm) + "," + std::to_string(m.wk) + "," +
+               std::to_string(m.bm) + "," + std::to_string(m.bk) + ")");
+  if (!m.is_canonical())
+    return bad("material " + m.name() + " is not canonical (its table is " + m.canonical().name() + ")");
+  if (h.slots != table_slots(m))
+    return bad("slot count " + std::to_string(h.slots) + " does not match material " + m.name() + " (" +
+               std::to_string(table_slots(m)) + ")");
+  if (h.block_size == 0 || h.block_size > kMaxBlockSize)
+    return bad("block size " + std::to_string(h.block_size) + " out of range 1.." + std::to_string(kMaxBlockSize));
+  if (h.zstd_level < ZSTD_minCLevel() || h.zstd_level > ZSTD_maxCLevel())
+    return bad("zstd level " + std::to_string(h.zstd_level) + " out of range");
+  return {};
+}
+
+Status check_table_rules(const TableHeader& h, const Rules& rules) {
+  if (h.fingerprint == rules.fingerprint()) return {};
+  return Error("table built for other rules (fingerprint " + std::to_string(h.fingerprint) + ", " +
+               std::string(rules.name) + " has " + std::to_string(rules.fingerprint()) + ")");
+}
+
+namespace table_layout {
+
+HeaderBytes encode_header(const TableHeader& h, std::uint64_t block_table_checksum) {
+  HeaderBytes b{};
+  std::copy(kMagic.begin(), kMagic.end(), b.begin());
+  put_le(&b[8], h.format_version, 2);
+  put_le(&b[10], kTableHeaderSize, 2);
+  b[12] = static_cast<unsigned char>(h.variant);
+  b[13] = static_cast<unsigned char>(h.metric);
+  b[14] = static_cast<unsigned char>(h.index_scheme);
+  b[15] = static_cast<unsigned char>(h.encoding);
+  put_le(&b[16], h.fingerprint, 8);
+  b[24] = static_cast<unsigned char>(h.material.wm);
+  b[25] = static_cast<unsigned char>(h.material.wk);
+  b[26] = static_cast<unsigned char>(h.material.bm);
+  b[27] = static_cast<unsigned char>(h.material.bk);
+  b[28] = static_cast<unsigned char>(h.sides());
+  b[29] = static_cast<unsigned char>(static_cast<std::int8_t>(h.zstd_level));
+  put_le(&b[30], h.max_code, 2);
+  put_le(&b[32], h.slots, 8);
+  put_le(&b[40], h.block_size, 4);
+  put_le(&b[48], h.num_blocks, 8);
+  put_le(&b[56], h.file_size, 8);
+  put_le(&b[64], block_table_checksum, 8);
+  put_le(&b[120], XXH3_64bits(b.data(), 120), 8);
+  return b;
+}
+
+bool decode_header(const HeaderBytes& b, TableHeader& h, std::uint64_t& block_table_checksum, std::string& problem) {
+  h = TableHeader{};
+  h.format_version = static_cast<std::uint16_t>(get_le(&b[8], 2));
+  if (h.format_version > kTableFormatVersion) {
+    problem = "written in a newer format (version " + std::to_string(h.format_version) +
+              "; this build reads up to version " + std::to_string(kTableFormatVersion) + ")";
+    return false;
+  }
+  if (h.format_version == 0) {
+    problem = "invalid format version 0";
+    return false;
+  }
+  if (get_le(&b[120], 8) != XXH3_64bits(b.data(), 120)) {
+    problem = "header checksum mismatch (header corrupted)";
+    return false;
+  }
+  const auto fail = [&](std::string why) {
+    problem = "bad header: " + std::move(why);
+    return false;
+  };
+  if (get_le(&b[10], 2) != kTableHeaderSize) return fail("header size " + std::to_string(get_le(&b[10], 2)));
+  h.variant = static_cast<Variant>(b[12]);
+  h.metric = static_cast<Metric>(b[13]);
+  h.index_scheme = static_cast<IndexScheme>(b[14]);
+  h.encoding = static_cast<ValueEncoding>(b[15]);
+  h.fingerprint = get_le(&b[16], 8);
+  h.material = Material{b[24], b[25], b[26], b[27]};
+  h.zstd_level = static_cast<std::int8_t>(b[29]);
+  h.max_code = static_cast<std::uint16_t>(get_le(&b[30], 2));
+  h.slots = get_le(&b[32], 8);
+  h.block_size = static_cast<std::uint32_t>(get_le(&b[40], 4));
+  h.num_blocks = get_le(&b[48], 8);
+  h.file_size = get_le(&b[56], 8);
+  block_table_checksum = get_le(&b[64], 8);
+  if (Status s = check_table_header(h); !s.ok()) return fail(s.message());
+  if (b[28] != h.sides()) return fail("sides stored " + std::to_string(b[28]) + " does not match the material");
+  if (get_le(&b[44], 4) != 0) return fail("reserved bytes 44..47 not zero");
+  for (std::size_t i = 72; i < 120; ++i)
+    if (b[i] != 0) return fail("reserved bytes 72..119 not zero");
+  if (h.num_blocks != (h.slots + h.block_size - 1) / h.block_size)
+    return fail("block count " + std::to_string(h.num_blocks) + " does not match slots and block size");
+  if (h.encoding == ValueEncoding::Wdl2 && h.max_code > 2) return fail("wdl2 table with codes above 2");
+  if (h.file_size < data_start(h.num_blocks) + kTrailerSize) return fail("file size field too small");
+  return true;
+}
+
+}  // namespace table_layout
+}  // namespace damka

@@ -1,0 +1,103 @@
+// The value encodings of a block before zstd (ValueEncoding, FORMAT.md).
+#include <array>
+#include <bit>
+#include <cstring>
+
+#include "table_layout.hpp"
+
+namespace damka::table_layout {
+namespace {
+
+// The four 2-bit codes of a Wdl2 byte, as four 16-bit codes in one word.
+struct Wdl2Table {
+  std::array<std::uint64_t, 256> codes{};
+  constexpr Wdl2Table() {
+    for (int b = 0; b < 256; ++b)
+      for (int j = 0; j < 4; ++j) codes[b] |= std::uint64_t((b >> (2 * j)) & 3) << (16 * j);
+  }
+};
+constexpr Wdl2Table kWdl2{};
+
+}  // namespace
+
+std::uint64_t raw_block_bytes(ValueEncoding e, std::uint64_t n) {
+  return e == ValueEncoding::Wdl2 ? (n + 3) / 4 : 2 * n;
+}
+
+void encode_block(ValueEncoding e, std::span<const std::uint16_t> codes, std::vector<unsigned char>& raw) {
+  const std::uint64_t n = codes.size();
+  raw.assign(raw_block_bytes(e, n), 0);
+  switch (e) {
+    case ValueEncoding::Wdl2:
+      for (std::uint64_t j = 0; j < n; ++j) raw[j / 4] |= static_cast<unsigned char>((codes[j] & 3) << (2 * (j % 4)));
+      break;
+    case ValueEncoding::U16:
+      for (std::uint64_t j = 0; j < n; ++j) put_le(&raw[2 * j], codes[j], 2);
+      break;
+    case ValueEncoding::U16Planes:
+      for (std::uint64_t j = 0; j < n; ++j) {
+        raw[j] = static_cast<unsigned char>(codes[j]);
+        raw[n + j] = static_cast<unsigned char>(codes[j] >> 8);
+      }
+      break;
+  }
+}
+
+bool decode_block(ValueEncoding e, std::span<const unsigned char> raw, std::uint64_t n, std::uint16_t max_code,
+                  std::vector<std::uint16_t>& out) {
+  if (raw.size() != raw_block_bytes(e, n)) return false;
+  out.resize(n);
+  std::uint16_t top = 0;
+  switch (e) {
+    case ValueEncoding::Wdl2: {
+      const std::uint64_t full = n / 4;
+      unsigned seen = 0;  // OR of every byte: which code bits occur
+      unsigned both = 0;  // OR of byte & (byte >> 1): bit 2j set where a code 3 occurs
+      for (std::uint64_t i = 0; i < full; ++i) {
+        seen |= raw[i];
+        both |= raw[i] & (raw[i] >> 1);
+        const std::uint64_t w = kWdl2.codes[raw[i]];
+        if constexpr (std::endian::native == std::endian::little) {
+          std::memcpy(&out[4 * i], &w, 8);
+        } else {
+          for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<std::uint16_t>(w >> (16 * j));
+        }
+      }
+      const std::uint64_t rest = n % 4;
+      if (rest != 0) {
+        const unsigned last = raw[full];
+        if ((last >> (2 * rest)) != 0) return false;  // padding bits set
+        seen |= last;
+        both |= last & (last >> 1);
+        for (std::uint64_t j = 0; j < rest; ++j) out[4 * full + j] = (last >> (2 * j)) & 3;
+      }
+      if (both & 0x55u) return false;  // a code 3
+      top = (seen & 0xAA) ? 2 : (seen & 0x55) ? 1 : 0;
+      break;
+    }
+    case ValueEncoding::U16:
+      for (std::uint64_t j = 0; j < n; ++j) {
+        out[j] = static_cast<std::uint16_t>(get_le(&raw[2 * j], 2));
+        top = out[j] > top ? out[j] : top;
+      }
+      break;
+    case ValueEncoding::U16Planes:
+      for (std::uint64_t j = 0; j < n; ++j) {
+        out[j] = static_cast<std::uint16_t>(raw[j] | (raw[n + j] << 8));
+        top = out[j] > top ? out[j] : top;
+      }
+      break;
+  }
+  return top <= max_code;
+}
+
+std::uint16_t decode_one(ValueEncoding e, std::span<const unsigned char> raw, std::uint64_t n, std::uint64_t j) {
+  switch (e) {
+    case ValueEncoding::Wdl2: return (raw[j / 4] >> (2 * (j % 4))) & 3;
+    case ValueEncoding::U16: return static_cast<std::uint16_t>(get_le(&raw[2 * j], 2));
+    case ValueEncoding::U16Planes: return static_cast<std::uint16_t>(raw[j] | (raw[n + j] << 8));
+  }
+  return 0;
+}
+
+}  // namespace damka::table_layout

@@ -1,0 +1,172 @@
+// The perfect index: exhaustive checks up to 4 pieces, published placement
+// counts up to 8, random round trips for 5..8 pieces.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <functional>
+#include <vector>
+
+#include "damka/index.hpp"
+
+namespace damka {
+namespace {
+
+constexpr Bitboard kWhiteMenSquares = 0x0FFFFFFFu;
+constexpr Bitboard kBlackMenSquares = 0xFFFFFFF0u;
+
+// Calls f(set) for every k-subset of the squares in `allowed`.
+void for_each_subset(Bitboard allowed, int k, Bitboard chosen, const std::function<void(Bitboard)>& f) {
+  if (k == 0) return f(chosen);
+  for (Bitboard rest = allowed; rest; rest &= rest - 1) {
+    const Bitboard s = rest & (0u - rest);
+    for_each_subset(rest & ~s, k - 1, chosen | s, f);
+  }
+}
+
+// Every legal placement of m, by brute force.
+void for_each_placement(const Material& m, const std::function<void(const Position&)>& f) {
+  for_each_subset(kWhiteMenSquares, m.wm, 0, [&](Bitboard wm) {
+    for_each_subset(kBlackMenSquares & ~wm, m.bm, 0, [&](Bitboard bm) {
+      for_each_subset(~(wm | bm), m.wk, 0, [&](Bitboard wk) {
+        for_each_subset(~(wm | bm | wk), m.bk, 0, [&](Bitboard bk) {
+          Position p;
+          p.men[0] = wm;
+          p.men[1] = bm;
+          p.kings[0] = wk;
+          p.kings[1] = bk;
+          f(p);
+        });
+      });
+    });
+  });
+}
+
+TEST(Index, ColexRankIsABijection) {
+  for (int n = 0; n <= 10; ++n)
+    for (int k = 0; k <= n; ++k) {
+      std::vector<bool> seen(index_detail::binom(n, k));
+      for_each_subset((1u << n) - 1, k, 0, [&](Bitboard b) {
+        const std::uint64_t r = index_detail::colex_rank(b);
+        ASSERT_LT(r, seen.size());
+        ASSERT_FALSE(seen[r]);
+        seen[r] = true;
+        ASSERT_EQ(index_detail::colex_unrank(r, k, n), b);
+      });
+    }
+}
+
+// Brute force: every placement ranks into 0..size-1, all distinct, and there
+// are exactly size() of them; unrank inverts rank.
+TEST(Index, ExhaustiveUpTo4PiecesByEnumeration) {
+  for (int n = 1; n <= 4; ++n)
+    for (const Material& m : materials_with(n, false)) {
+      const MaterialIndex idx(m);
+      std::vector<bool> seen(idx.size());
+      std::uint64_t count = 0;
+      for_each_placement(m, [&](const Position& p) {
+        const std::uint64_t i = idx.rank(p);
+        ASSERT_LT(i, idx.size()) << m.name();
+        ASSERT_FALSE(seen[i]) << m.name() << " rank " << i << " twice";
+        seen[i] = true;
+        ++count;
+      });
+      EXPECT_EQ(count, idx.size()) << m.name();
+    }
+}
+
+// Every index of every material up to 4 pieces: unrank gives a legal
+// placement of the material, and rank gives the index back.
+TEST(Index, ExhaustiveRoundTripUpTo4Pieces) {
+  for (int n = 1; n <= 4; ++n)
+    for (const Material& m : materials_with(n, false)) {
+      const MaterialIndex idx(m);
+      ASSERT_EQ(idx.size(), idx.men_configs() * idx.kings_per_slice());
+      for (std::uint64_t i = 0; i < idx.size(); ++i) {
+        const Position p = idx.unrank(i);
+        ASSERT_TRUE(p.is_valid()) << m.name() << " " << i;
+        ASSERT_EQ(material_of(p), m) << i;
+        ASSERT_EQ(p.side_to_move, Color::White);
+        ASSERT_EQ(idx.rank(p), i) << m.name();
+        // The slice-major split.
+        ASSERT_EQ(idx.rank_men(p.men[0], p.men[1]), i / idx.kings_per_slice());
+        ASSERT_EQ(idx.rank_kings(p.kings[0], p.kings[1], p.men[0] | p.men[1]), i % idx.kings_per_slice());
+      }
+    }
+}
+
+// Placements of n pieces on the 32 squares, summed over every material
+// (one side may be empty, no side to move): the published counts for checkers.
+TEST(Index, PublishedPlacementCounts) {
+  const std::uint64_t expected[] = {120,         6972,          261224,         7092774,
+                                    148688232,   2503611964,    34779531480,    406309208481};
+  for (int n = 1; n <= 8; ++n) {
+    std::uint64_t total = 0;
+    for (const Material& m : materials_with(n, false)) total += MaterialIndex(m).size();
+    EXPECT_EQ(total, expected[n - 1]) << n << " pieces";
+  }
+}
+
+Material material_with(int pieces) {
+  const auto all = materials_with(pieces, false);
+  return all[*rc::gen::inRange<std::size_t>(0, all.size())];
+}
+
+RC_GTEST_PROP(Index, RandomIndexRoundTrip5To8Pieces, ()) {
+  const Material m = material_with(*rc::gen::inRange(5, 9));
+  const MaterialIndex idx(m);
+  const std::uint64_t i = *rc::gen::inRange<std::uint64_t>(0, idx.size());
+  const Position p = idx.unrank(i);
+  RC_ASSERT(p.is_valid());
+  RC_ASSERT(material_of(p) == m);
+  RC_ASSERT(idx.rank(p) == i);
+}
+
+// A random legal placement of m, built square by square.
+Position random_placement(const Material& m) {
+  Position p;
+  Bitboard used = 0;
+  const auto place = [&](Bitboard allowed, int count, Bitboard& out) {
+    for (int k = 0; k < count; ++k) {
+      const Bitboard free = allowed & ~used;
+      const int j = *rc::gen::inRange(0, popcount(free));
+      const Bitboard s = index_detail::pdep(1u << j, free);
+      out |= s;
+      used |= s;
+    }
+  };
+  place(kWhiteMenSquares, m.wm, p.men[0]);
+  place(kBlackMenSquares, m.bm, p.men[1]);
+  place(~0u, m.wk, p.kings[0]);
+  place(~0u, m.bk, p.kings[1]);
+  return p;
+}
+
+RC_GTEST_PROP(Index, RandomPlacementRoundTrip5To8Pieces, ()) {
+  const Material m = material_with(*rc::gen::inRange(5, 9));
+  const MaterialIndex idx(m);
+  const Position p = random_placement(m);
+  const std::uint64_t i = idx.rank(p);
+  RC_ASSERT(i < idx.size());
+  RC_ASSERT(idx.unrank(i) == p);
+}
+
+// Men configurations: neighbouring ranks are distinct and the groups split
+// exactly where the count of white men on row 0 changes.
+TEST(Index, MenConfigsMatchBruteForce) {
+  for (const Material m : {Material{3, 0, 2, 0}, Material{4, 1, 0, 0}, Material{0, 0, 5, 1}, Material{5, 0, 1, 0}}) {
+    const MaterialIndex idx(m);
+    std::uint64_t count = 0;
+    for_each_subset(kWhiteMenSquares, m.wm, 0, [&](Bitboard wm) {
+      for_each_subset(kBlackMenSquares & ~wm, m.bm, 0, [&](Bitboard) { ++count; });
+    });
+    EXPECT_EQ(idx.men_configs(), count) << m.name();
+    for (std::uint64_t i = 0; i < idx.men_configs(); ++i) {
+      Bitboard w = 0, b = 0;
+      idx.unrank_men(i, w, b);
+      ASSERT_EQ(idx.rank_men(w, b), i);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace damka

@@ -1,0 +1,69 @@
+// Table slots: locate / position_at / table_slots.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "damka/slots.hpp"
+
+namespace damka {
+namespace {
+
+// Every slot of every canonical table up to 4 pieces, and every position
+// (both sides to move) of every material up to 4 pieces.
+TEST(Slots, ExhaustiveUpTo4Pieces) {
+  for (int n = 1; n <= 4; ++n)
+    for (const Material& m : materials_with(n, false)) {
+      const MaterialIndex idx(m);
+      if (m.is_canonical()) {
+        const std::uint64_t slots = table_slots(m);
+        ASSERT_EQ(slots, m.is_symmetric() ? idx.size() : 2 * idx.size());
+        for (std::uint64_t s = 0; s < slots; ++s) {
+          const Position p = position_at(idx, s);
+          ASSERT_EQ(locate_slot(idx, p), s);
+          // The colour-reversed position is the same table entry.
+          ASSERT_EQ(locate_slot(idx, p.flipped()), s);
+        }
+        ASSERT_EQ(position_at(m, slots - 1), position_at(idx, slots - 1));
+      }
+      const MaterialIndex canon(m.canonical());
+      for (std::uint64_t i = 0; i < idx.size(); i += 1 + (i % 7)) {  // a large sample, all materials
+        for (Color c : {Color::White, Color::Black}) {
+          Position p = idx.unrank(i);
+          p.side_to_move = c;
+          const TableSlot t = locate(p);
+          ASSERT_EQ(t.material, m.canonical());
+          ASSERT_EQ(t.slot, locate_slot(canon, p));
+          const Position q = position_at(t.material, t.slot);
+          ASSERT_TRUE(q == p || q == p.flipped());
+        }
+      }
+    }
+}
+
+// Canonical tables store each position exactly once up to colour reversal:
+// their slots add up to the number of placements (2 sides to move / 2).
+TEST(Slots, StoredSlotsEqualPlacements) {
+  const std::uint64_t expected[] = {120, 6972, 261224, 7092774, 148688232, 2503611964, 34779531480, 406309208481};
+  for (int n = 1; n <= 8; ++n) {
+    std::uint64_t total = 0;
+    for (const Material& m : materials_with(n, false))
+      if (m.is_canonical()) total += table_slots(m);
+    EXPECT_EQ(total, expected[n - 1]) << n;
+  }
+}
+
+RC_GTEST_PROP(Slots, LocateRoundTrip5To8Pieces, ()) {
+  const auto all = materials_with(*rc::gen::inRange(5, 9), false);
+  const Material m = all[*rc::gen::inRange<std::size_t>(0, all.size())];
+  const MaterialIndex idx(m);
+  Position p = idx.unrank(*rc::gen::inRange<std::uint64_t>(0, idx.size()));
+  p.side_to_move = *rc::gen::element(Color::White, Color::Black);
+  const TableSlot t = locate(p);
+  RC_ASSERT(t.material == m.canonical());
+  RC_ASSERT(t.slot < table_slots(t.material));
+  const Position q = position_at(t.material, t.slot);
+  RC_ASSERT(q == p || q == p.flipped());
+  RC_ASSERT(locate(p.flipped()) == t);
+}
+
+}  // namespace
+}  // namespace damka
