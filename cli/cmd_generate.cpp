@@ -1,0 +1,16 @@
+// damka generate (placeholder until its issue lands: exits non-zero).
+#include <iostream>
+
+#include "commands.hpp"
+
+namespace damka::cli {
+
+void register_generate(CLI::App& app, int& rc) {
+  auto* cmd = app.add_subcommand("generate", "(not built yet)");
+  cmd->callback([&rc] {
+    std::cerr << "damka generate: not available in this build yet\n";
+    rc = 2;
+  });
+}
+
+}  // namespace damka::cli

@@ -1,0 +1,16 @@
+// damka statutes (placeholder until its issue lands: exits non-zero).
+#include <iostream>
+
+#include "commands.hpp"
+
+namespace damka::cli {
+
+void register_statutes(CLI::App& app, int& rc) {
+  auto* cmd = app.add_subcommand("statutes", "(not built yet)");
+  cmd->callback([&rc] {
+    std::cerr << "damka statutes: not available in this build yet\n";
+    rc = 2;
+  });
+}
+
+}  // namespace damka::cli

@@ -1,0 +1,26 @@
+// damka: build, check and probe endgame tablebases for draughts.
+#include <iostream>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"damka: endgame tablebases for draughts (Russian, Brazilian, Filipino, Mozambique, Thai, English)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "damka 0.1.0");
+  int rc = 0;
+  damka::cli::register_perft(app, rc);
+  damka::cli::register_info(app, rc);
+  damka::cli::register_generate(app, rc);
+  damka::cli::register_verify(app, rc);
+  damka::cli::register_probe(app, rc);
+  damka::cli::register_statutes(app, rc);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "damka: error: " << e.what() << "\n";
+    return 1;
+  }
+  return rc;
+}

@@ -1,0 +1,78 @@
+// In-memory retrograde solver: solves a material and everything it converts
+// into, keeping every table in memory.  `damka generate` writes what it solves
+// to files; tests compare it against an independent brute-force solver.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "damka/material.hpp"
+#include "damka/position.hpp"
+#include "damka/rules.hpp"
+#include "damka/value.hpp"
+
+namespace damka {
+
+// Values of one canonical material: codes (value.hpp) per table slot
+// (see format's locate()/table_slots()).
+struct SolvedTable {
+  Material material;
+  std::vector<std::uint16_t> dtw;  // DTW codes; WDL is the DTW code's Wdl
+  std::vector<std::uint16_t> dtc;  // DTC codes
+};
+
+// Where the solver reads the values of materials it depends on.
+class TableSource {
+ public:
+  virtual ~TableSource() = default;
+  // The table of a canonical material, or nullptr if not available.
+  virtual const SolvedTable* find(const Material& canonical) const = 0;
+};
+
+struct SolveStats {
+  std::uint64_t positions = 0;  // slots solved
+  std::uint64_t wins = 0, draws = 0, losses = 0;
+  int longest_win = 0;  // plies (DTW)
+  double seconds = 0;
+};
+
+class Solver {
+ public:
+  explicit Solver(const Rules& rules, int threads = 1);
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  // Solves `m` (any orientation) and, first, every material it converts into
+  // that is not solved yet.  Materials where a side has no piece are trivial
+  // and never stored.
+  void solve(const Material& m);
+  // Solves exactly one canonical material, all of whose successors must
+  // already be available in this solver; returns its statistics.
+  SolveStats solve_one(const Material& canonical);
+  // Adds a table solved earlier (e.g. loaded from disk).
+  void add(SolvedTable table);
+
+  // The value of a position whose material has been solved (either colour
+  // orientation); nullopt if its table is not here.
+  std::optional<Value> value(const Position& p, Metric metric) const;
+  const SolvedTable* table(const Material& canonical) const;
+  const Rules& rules() const { return rules_; }
+
+ private:
+  const Rules& rules_;
+  int threads_;
+  std::map<Material, std::unique_ptr<SolvedTable>> tables_;
+};
+
+// Every canonical material with both sides present and 2..n pieces, in an
+// order where each material comes after everything it converts into.
+std::vector<Material> build_order(int max_pieces);
+// The canonical materials `m` can convert into by one capture or promotion
+// (both sides present), in build order.
+std::vector<Material> successors(const Material& m);
+
+}  // namespace damka

@@ -1,0 +1,61 @@
+// Error handling without exceptions across library boundaries (leveldb-style
+// Status, C++23-expected-style value-or-error).  Libraries never exit().
+#pragma once
+
+#include <cassert>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace damka {
+
+class Error {
+ public:
+  Error() = default;
+  explicit Error(std::string message) : message_(std::move(message)) {}
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string message_;
+};
+
+// Status: success, or an Error with a message.
+class Status {
+ public:
+  Status() = default;
+  Status(Error e) : error_(std::move(e)), ok_(false) {}  // NOLINT(google-explicit-constructor)
+  static Status ok_status() { return Status(); }
+  bool ok() const { return ok_; }
+  explicit operator bool() const { return ok_; }
+  const std::string& message() const { return error_.message(); }
+  const Error& error() const { return error_; }
+
+ private:
+  Error error_;
+  bool ok_ = true;
+};
+
+// A value of type T, or an Error.
+template <class T>
+class Expected {
+ public:
+  Expected(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Expected(Error e) : v_(std::move(e)) {}      // NOLINT(google-explicit-constructor)
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { assert(ok()); return std::get<0>(v_); }
+  const T& value() const& { assert(ok()); return std::get<0>(v_); }
+  T&& value() && { assert(ok()); return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const Error& error() const { assert(!ok()); return std::get<1>(v_); }
+  const std::string& message() const { return error().message(); }
+  Status status() const { return ok() ? Status() : Status(error()); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+}  // namespace damka

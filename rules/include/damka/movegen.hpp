@@ -1,0 +1,54 @@
+// The one move generator, driven by a Rules description.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "damka/position.hpp"
+#include "damka/rules.hpp"
+
+namespace damka {
+
+// A move: the moving piece's start square, every square it lands on (for a
+// quiet move just the destination; for a capture each landing square in
+// order), the set of pieces it takes, and whether it ends as a new king.
+struct Move {
+  static constexpr int kMaxSteps = 16;
+  std::uint8_t from = 0;
+  std::uint8_t to = 0;
+  std::uint8_t num_steps = 0;
+  bool promotes = false;
+  Bitboard taken = 0;
+  // The taken pieces in the order they were jumped, 5 bits each (first in
+  // the lowest bits); two capture paths are the same path when they start,
+  // end and take the same pieces in the same order.
+  std::uint64_t victim_order = 0;
+  std::array<std::uint8_t, kMaxSteps> path{};  // path[num_steps - 1] == to
+
+  constexpr bool is_capture() const { return taken != 0; }
+  // Identical moves (same start, end, taken set and promotion) give the same position.
+  constexpr bool same_result(const Move& o) const {
+    return from == o.from && to == o.to && taken == o.taken && promotes == o.promotes;
+  }
+};
+
+using MoveList = std::vector<Move>;
+
+enum class MoveMode : std::uint8_t {
+  Merged,    // identical moves (same start, end, taken set) counted once
+  AllPaths,  // every capture path (order of pieces taken) kept separately
+};
+
+// All legal moves of the side to move, appended to `out` after clearing it.
+void generate_moves(const Rules& r, const Position& p, MoveList& out, MoveMode mode = MoveMode::Merged);
+// Number of legal moves (fast path for quiet positions).
+std::uint64_t count_moves(const Rules& r, const Position& p, MoveMode mode = MoveMode::Merged);
+// Whether the side to move has a capture (and therefore must capture).
+bool has_capture(const Rules& r, const Position& p);
+// The position after `m`; the side to move changes.
+Position apply(const Position& p, const Move& m);
+// Leaf count at `depth` plies.
+std::uint64_t perft(const Rules& r, const Position& p, int depth, MoveMode mode = MoveMode::Merged);
+
+}  // namespace damka

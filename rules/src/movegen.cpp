@@ -1,0 +1,355 @@
+// The single move generator.  Every variant difference is read from Rules:
+//  - quiet moves: men one step forward; kings one step (short) or any distance
+//    along a free diagonal (flying);
+//  - captures: a depth-first search over jump sequences from each piece,
+//    honouring removal timing (Turkish strike), king landing, promotion
+//    during a capture, the capture-choice rule, and merging of identical moves.
+#include "damka/movegen.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace damka {
+namespace {
+
+constexpr Dir kUp[2] = {UpLeft, UpRight};
+constexpr Dir kDown[2] = {DownLeft, DownRight};
+constexpr Dir kAll[4] = {UpLeft, UpRight, DownLeft, DownRight};
+
+constexpr std::span<const Dir> forward_dirs(Color c) {
+  return c == Color::White ? std::span<const Dir>(kUp) : std::span<const Dir>(kDown);
+}
+
+// Whether a direction walks toward higher square numbers.
+constexpr bool is_up(Dir d) { return d == UpLeft || d == UpRight; }
+
+// The first occupied square along d from s (exclusive), or -1.
+inline int first_blocker(int s, Dir d, Bitboard occ) {
+  const Bitboard hits = ray(s, d) & occ;
+  if (!hits) return -1;
+  return is_up(d) ? lsb(hits) : 31 - std::countl_zero(hits);
+}
+
+// Squares reachable by a quiet flying-king move from s along d.
+inline Bitboard flying_moves(int s, Dir d, Bitboard occ) {
+  const int b = first_blocker(s, d, occ);
+  return b < 0 ? ray(s, d) : (ray(s, d) & ~ray(b, d) & ~bit(b));
+}
+
+// Bitboard shifts of a set of men one step in each direction (see board.hpp
+// for the layout: on even rows up-left is +3 (not on file a), up-right +4; on
+// odd rows up-left is +4, up-right +5 (not on file h); down mirrors that).
+constexpr Bitboard kEvenRows = 0x0F0F0F0Fu;
+constexpr Bitboard kOddRows = 0xF0F0F0F0u;
+constexpr Bitboard kColumn0 = 0x11111111u;  // s % 4 == 0
+constexpr Bitboard kColumn3 = 0x88888888u;  // s % 4 == 3
+inline Bitboard shift(Bitboard b, Dir d) {
+  switch (d) {
+    case UpLeft: return ((b & kEvenRows & ~kColumn0) << 3) | ((b & kOddRows) << 4);
+    case UpRight: return ((b & kEvenRows) << 4) | ((b & kOddRows & ~kColumn3) << 5);
+    case DownLeft: return ((b & kEvenRows & ~kColumn0) >> 5) | ((b & kOddRows) >> 4);
+    case DownRight: return ((b & kEvenRows) >> 4) | ((b & kOddRows & ~kColumn3) >> 3);
+  }
+  return 0;
+}
+
+// The capture search of one piece.
+class CaptureSearch {
+ public:
+  CaptureSearch(const Rules& r, const Position& p, MoveList& out)
+      : r_(r), me_(p.side_to_move), opp_(p.pieces(opposite(p.side_to_move))), occ_all_(p.occupied()), out_(out) {}
+
+  void run(int from, bool king) {
+    from_ = from;
+    started_king_ = king;
+    occ0_ = occ_all_ & ~bit(from);  // the start square counts as empty
+    cur_.from = static_cast<std::uint8_t>(from);
+    cur_.num_steps = 0;
+    cur_.victim_order = 0;
+    search(from, king, 0);
+  }
+
+  // Whether the piece on `from` (of the side to move) has a capture.
+  bool any(int from, bool king) {
+    from_ = from;
+    occ0_ = occ_all_ & ~bit(from);
+    return can_capture(from, king, 0);
+  }
+
+ private:
+  Bitboard occupancy(Bitboard taken) const {
+    return r_.removal == Removal::AtEnd ? occ0_ : (occ0_ & ~taken);
+  }
+  std::span<const Dir> man_dirs() const {
+    return r_.men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me_);
+  }
+
+  // The piece jumped and the first landing square of a capture from s along
+  // d, or false if there is none.
+  bool jump(int s, Dir d, bool king, Bitboard taken, int& victim, int& land) const {
+    const Bitboard occ = occupancy(taken);
+    const Bitboard capturable = opp_ & ~taken;
+    if (king && r_.king_range == KingRange::Flying) {
+      victim = first_blocker(s, d, occ);
+    } else {
+      victim = step(s, d);
+    }
+    if (victim < 0 || !(capturable & bit(victim))) return false;
+    land = step(victim, d);
+    return land >= 0 && !(occ & bit(land));
+  }
+
+  bool can_capture(int s, bool king, Bitboard taken) const {
+    int v, l;
+    for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs())
+      if (jump(s, d, king, taken, v, l)) return true;
+    return false;
+  }
+
+  void record(int s, bool king, Bitboard taken) {
+    Move m = cur_;
+    m.to = static_cast<std::uint8_t>(s);
+    m.taken = taken;
+    m.promotes = (king && !started_king_) || (!king && (promotion_row(me_) & bit(s)));
+    out_.push_back(m);
+  }
+
+  void push(int s, int victim) {
+    assert(cur_.num_steps < Move::kMaxSteps && cur_.num_steps < 12);
+    cur_.victim_order |= std::uint64_t(victim) << (5 * cur_.num_steps);
+    cur_.path[cur_.num_steps++] = static_cast<std::uint8_t>(s);
+  }
+  void pop() {
+    --cur_.num_steps;
+    cur_.victim_order &= ~(std::uint64_t{31} << (5 * cur_.num_steps));
+  }
+
+  void search(int s, bool king, Bitboard taken) {
+    bool any = false;
+    for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs()) {
+      int victim, land;
+      if (!jump(s, d, king, taken, victim, land)) continue;
+      any = true;
+      const Bitboard next = taken | bit(victim);
+      if (!king) {
+        push(land, victim);
+        if (promotion_row(me_) & bit(land)) {
+          switch (r_.capture_promotion) {
+            case CapturePromotion::ContinueAsKing: search(land, true, next); break;
+            case CapturePromotion::ContinueAsManElsePromote: search(land, false, next); break;
+            case CapturePromotion::PromoteAndStop: record(land, true, next); break;
+          }
+        } else {
+          search(land, false, next);
+        }
+        pop();
+      } else if (r_.king_range == KingRange::Short || r_.king_landing == KingLanding::RightBehind) {
+        push(land, victim);
+        search(land, true, next);
+        pop();
+      } else {
+        // Flying king, any empty square beyond the victim.
+        const Bitboard occ = occupancy(next);
+        int lands[8];
+        int n = 0;
+        for (int l = land; l >= 0 && !(occ & bit(l)); l = step(l, d)) lands[n++] = l;
+        bool continuing[8] = {};
+        bool some_continue = false;
+        if (r_.king_must_land_to_continue) {
+          for (int i = 0; i < n; ++i) some_continue |= continuing[i] = can_capture(lands[i], true, next);
+        }
+        for (int i = 0; i < n; ++i) {
+          if (some_continue && !continuing[i]) continue;
+          push(lands[i], victim);
+          search(lands[i], true, next);
+          pop();
+        }
+      }
+    }
+    if (!any && taken) record(s, king, taken);
+  }
+
+  const Rules& r_;
+  Color me_;
+  Bitboard opp_, occ_all_, occ0_ = 0;
+  int from_ = 0;
+  bool started_king_ = false;
+  Move cur_;
+  MoveList& out_;
+};
+
+int capture_value(const Position& p, const Move& m) {
+  const Color them = opposite(p.side_to_move);
+  return popcount(m.taken & p.men[idx(them)]) + 2 * popcount(m.taken & p.kings[idx(them)]);
+}
+
+void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
+  const Color me = p.side_to_move;
+  CaptureSearch cs(r, p, out);
+  for (Bitboard b = p.men[idx(me)]; b; b &= b - 1) cs.run(lsb(b), false);
+  for (Bitboard b = p.kings[idx(me)]; b; b &= b - 1) cs.run(lsb(b), true);
+  if (out.empty()) return;
+
+  if (r.capture_choice != CaptureChoice::Free) {
+    auto score = [&](const Move& m) {
+      return r.capture_choice == CaptureChoice::MostPieces ? popcount(m.taken) : capture_value(p, m);
+    };
+    int best = 0;
+    for (const Move& m : out) best = std::max(best, score(m));
+    std::erase_if(out, [&](const Move& m) { return score(m) != best; });
+  }
+  if (out.size() > 1) {
+    // Merged: keep the first path of each distinct (from, to, taken, promotes).
+    // AllPaths: a king's different landing squares between the same pieces
+    // taken in the same order are one path.
+    auto same = [mode](const Move& a, const Move& b) {
+      return a.same_result(b) && (mode == MoveMode::Merged || a.victim_order == b.victim_order);
+    };
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      bool dup = false;
+      for (std::size_t j = 0; j < kept && !dup; ++j) dup = same(out[j], out[i]);
+      if (!dup) out[kept++] = out[i];
+    }
+    out.resize(kept);
+  }
+}
+
+// Men quiet-move targets of colour c in direction d.
+inline Bitboard men_targets(const Position& p, Color c, Dir d) {
+  return shift(p.men[idx(c)], d) & p.empty();
+}
+
+}  // namespace
+
+bool has_capture(const Rules& r, const Position& p) {
+  const Color me = p.side_to_move;
+  const Bitboard opp = p.pieces(opposite(me));
+  const Bitboard empty = p.empty();
+  // Men: a short jump needs an opponent next to the man and an empty square behind.
+  const Bitboard men = p.men[idx(me)];
+  for (Dir d : r.men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me))
+    if (shift(shift(men, d) & opp, d) & empty) return true;
+  const Bitboard kings = p.kings[idx(me)];
+  if (!kings) return false;
+  if (r.king_range == KingRange::Short) {
+    for (Dir d : kAll)
+      if (shift(shift(kings, d) & opp, d) & empty) return true;
+    return false;
+  }
+  const Bitboard occ = p.occupied();
+  for (Bitboard b = kings; b; b &= b - 1) {
+    const int s = lsb(b);
+    for (Dir d : kAll) {
+      const int v = first_blocker(s, d, occ);
+      if (v < 0 || !(opp & bit(v))) continue;
+      const int l = step(v, d);
+      if (l >= 0 && (empty & bit(l))) return true;
+    }
+  }
+  return false;
+}
+
+void generate_moves(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
+  out.clear();
+  if (has_capture(r, p)) {
+    generate_captures(r, p, out, mode);
+    assert(!out.empty());
+    return;
+  }
+  const Color me = p.side_to_move;
+  for (Dir d : forward_dirs(me)) {
+    for (Bitboard t = men_targets(p, me, d); t; t &= t - 1) {
+      const int to = lsb(t);
+      Move m;
+      m.from = static_cast<std::uint8_t>(step(to, reverse(d)));
+      m.to = static_cast<std::uint8_t>(to);
+      m.num_steps = 1;
+      m.path[0] = m.to;
+      m.promotes = (promotion_row(me) & bit(to)) != 0;
+      out.push_back(m);
+    }
+  }
+  const Bitboard occ = p.occupied();
+  for (Bitboard b = p.kings[idx(me)]; b; b &= b - 1) {
+    const int s = lsb(b);
+    for (Dir d : kAll) {
+      Bitboard t = r.king_range == KingRange::Flying ? flying_moves(s, d, occ)
+                                                     : (step(s, d) >= 0 ? bit(step(s, d)) & ~occ : 0);
+      for (; t; t &= t - 1) {
+        Move m;
+        m.from = static_cast<std::uint8_t>(s);
+        m.to = static_cast<std::uint8_t>(lsb(t));
+        m.num_steps = 1;
+        m.path[0] = m.to;
+        out.push_back(m);
+      }
+    }
+  }
+}
+
+namespace {
+std::uint64_t count_moves_with(const Rules& r, const Position& p, MoveMode mode, MoveList& scratch) {
+  if (has_capture(r, p)) {
+    scratch.clear();
+    generate_captures(r, p, scratch, mode);
+    return scratch.size();
+  }
+  const Color me = p.side_to_move;
+  std::uint64_t n = 0;
+  for (Dir d : forward_dirs(me)) n += popcount(men_targets(p, me, d));
+  const Bitboard occ = p.occupied();
+  for (Bitboard b = p.kings[idx(me)]; b; b &= b - 1) {
+    const int s = lsb(b);
+    for (Dir d : kAll) {
+      if (r.king_range == KingRange::Flying)
+        n += popcount(flying_moves(s, d, occ));
+      else
+        n += step(s, d) >= 0 && !(occ & bit(step(s, d)));
+    }
+  }
+  return n;
+}
+}  // namespace
+
+std::uint64_t count_moves(const Rules& r, const Position& p, MoveMode mode) {
+  MoveList scratch;
+  return count_moves_with(r, p, mode, scratch);
+}
+
+Position apply(const Position& p, const Move& m) {
+  Position q = p;
+  const Color me = p.side_to_move;
+  const Color them = opposite(me);
+  const bool was_king = (p.kings[idx(me)] & bit(m.from)) != 0;
+  assert((p.pieces(me) & bit(m.from)) != 0);
+  q.men[idx(me)] &= ~bit(m.from);
+  q.kings[idx(me)] &= ~bit(m.from);
+  q.men[idx(them)] &= ~m.taken;
+  q.kings[idx(them)] &= ~m.taken;
+  if (was_king || m.promotes)
+    q.kings[idx(me)] |= bit(m.to);
+  else
+    q.men[idx(me)] |= bit(m.to);
+  q.side_to_move = them;
+  return q;
+}
+
+namespace {
+std::uint64_t perft_rec(const Rules& r, const Position& p, int depth, MoveMode mode, std::vector<MoveList>& lists) {
+  if (depth == 1) return count_moves_with(r, p, mode, lists[0]);
+  MoveList& moves = lists[depth];
+  generate_moves(r, p, moves, mode);
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < moves.size(); ++i) n += perft_rec(r, apply(p, moves[i]), depth - 1, mode, lists);
+  return n;
+}
+}  // namespace
+
+std::uint64_t perft(const Rules& r, const Position& p, int depth, MoveMode mode) {
+  if (depth <= 0) return 1;
+  std::vector<MoveList> lists(static_cast<std::size_t>(depth) + 1);
+  return perft_rec(r, p, depth, mode, lists);
+}
+
+}  // namespace damka

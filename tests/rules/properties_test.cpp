@@ -1,0 +1,128 @@
+// Property tests (rapidcheck) of the move generator over random positions of
+// every variant: positions reached by random play from the start, and random
+// sparse placements with kings (endgame-like).
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+
+#include "damka/movegen.hpp"
+#include "damka/notation.hpp"
+
+namespace damka {
+namespace {
+
+// A random position: random play from the start, or a random placement.
+Position random_position(const Rules& r) {
+  if (*rc::gen::inRange(0, 2)) {
+    Position p = start_position(r);
+    const int plies = *rc::gen::inRange(0, 60);
+    MoveList moves;
+    for (int i = 0; i < plies; ++i) {
+      generate_moves(r, p, moves);
+      if (moves.empty()) break;
+      p = apply(p, moves[*rc::gen::inRange<std::size_t>(0, moves.size())]);
+    }
+    return p;
+  }
+  Position p;
+  const int n = *rc::gen::inRange(1, 13);
+  Bitboard used = 0;
+  for (int i = 0; i < n; ++i) {
+    const int s = *rc::gen::inRange(0, 32);
+    if (used & bit(s)) continue;
+    const Color c = *rc::gen::inRange(0, 2) ? Color::White : Color::Black;
+    const bool king = (promotion_row(c) & bit(s)) || *rc::gen::inRange(0, 3) == 0;
+    used |= bit(s);
+    (king ? p.kings : p.men)[idx(c)] |= bit(s);
+  }
+  p.side_to_move = *rc::gen::inRange(0, 2) ? Color::White : Color::Black;
+  return p;
+}
+
+const Rules& random_rules() { return rules_of(all_variants()[*rc::gen::inRange<std::size_t>(0, 6)]); }
+
+RC_GTEST_PROP(MoveGen, CaptureIsTakenWhenOneExists, ()) {
+  const Rules& r = random_rules();
+  const Position p = random_position(r);
+  MoveList moves;
+  generate_moves(r, p, moves);
+  const bool capture = has_capture(r, p);
+  for (const Move& m : moves) RC_ASSERT(m.is_capture() == capture);
+  if (capture) RC_ASSERT(!moves.empty());
+  RC_ASSERT(count_moves(r, p) == moves.size());
+}
+
+RC_GTEST_PROP(MoveGen, NoPieceTakenTwiceAndOneVictimPerJump, ()) {
+  const Rules& r = random_rules();
+  const Position p = random_position(r);
+  MoveList moves;
+  generate_moves(r, p, moves, MoveMode::AllPaths);
+  const Bitboard theirs = p.pieces(opposite(p.side_to_move));
+  for (const Move& m : moves) {
+    RC_ASSERT((m.taken & ~theirs) == 0u);
+    if (m.is_capture()) RC_ASSERT(popcount(m.taken) == m.num_steps);
+    const Position q = apply(p, m);
+    RC_ASSERT(q.is_valid());
+    RC_ASSERT(q.count() == p.count() - popcount(m.taken));
+  }
+}
+
+RC_GTEST_PROP(MoveGen, MenMoveForwardUnlessCapturingBackwardIsAllowed, ()) {
+  const Rules& r = random_rules();
+  const Position p = random_position(r);
+  const Color me = p.side_to_move;
+  const int forward = me == Color::White ? 1 : -1;
+  MoveList moves;
+  generate_moves(r, p, moves, MoveMode::AllPaths);
+  for (const Move& m : moves) {
+    if (!(p.men[idx(me)] & bit(m.from))) continue;
+    int prev = m.from;
+    for (int i = 0; i < m.num_steps; ++i) {
+      const int dr = row_of(m.path[i]) - row_of(prev);
+      if (!m.is_capture()) RC_ASSERT(dr == forward);
+      else if (!r.men_capture_backward && r.capture_promotion != CapturePromotion::ContinueAsKing)
+        RC_ASSERT(dr == 2 * forward);
+      prev = m.path[i];
+    }
+  }
+}
+
+RC_GTEST_PROP(MoveGen, MergedModeHasNoDuplicates, ()) {
+  const Rules& r = random_rules();
+  const Position p = random_position(r);
+  MoveList merged, paths;
+  generate_moves(r, p, merged, MoveMode::Merged);
+  generate_moves(r, p, paths, MoveMode::AllPaths);
+  RC_ASSERT(merged.size() <= paths.size());
+  for (std::size_t i = 0; i < merged.size(); ++i)
+    for (std::size_t j = i + 1; j < merged.size(); ++j) RC_ASSERT(!merged[i].same_result(merged[j]));
+  for (const Move& m : paths)
+    RC_ASSERT(std::any_of(merged.begin(), merged.end(), [&](const Move& x) { return x.same_result(m); }));
+}
+
+RC_GTEST_PROP(Notation, FenAndMovesRoundTrip, ()) {
+  const Rules& r = random_rules();
+  const Position p = random_position(r);
+  auto q = parse_fen(r, to_fen(r, p));
+  RC_ASSERT(q.ok());
+  RC_ASSERT(*q == p);
+  MoveList moves;
+  generate_moves(r, p, moves);
+  for (const Move& m : moves) {
+    auto back = parse_move(r, p, move_to_string(r, p, m));
+    RC_ASSERT(back.ok());
+    RC_ASSERT(back->same_result(m));
+  }
+}
+
+RC_GTEST_PROP(Position, FlipIsAnInvolutionAndPreservesMoveCounts, ()) {
+  const Rules& r = random_rules();
+  const Position p = random_position(r);
+  RC_ASSERT(p.flipped().flipped() == p);
+  RC_ASSERT(count_moves(r, p) == count_moves(r, p.flipped()));
+}
+
+}  // namespace
+}  // namespace damka
