@@ -55,6 +55,8 @@ class Solver {
   SolveStats solve_one(const Material& canonical);
   // Adds a table solved earlier (e.g. loaded from disk).
   void add(SolvedTable table);
+  // Frees a table no longer needed as a successor.
+  void drop(const Material& canonical);
 
   // The value of a position whose material has been solved (either colour
   // orientation); nullopt if its table is not here.

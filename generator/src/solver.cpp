@@ -1,0 +1,117 @@
+// The in-memory solver: dependency order of materials and their solution.
+#include "damka/solver.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <set>
+
+#include "damka/slots.hpp"
+#include "retro.hpp"
+
+namespace damka {
+namespace {
+
+// Build order: fewer pieces first (captures remove pieces), then fewer men
+// (promotion turns a man into a king, keeping the piece count), then by the
+// material's own order so that the result is deterministic.
+bool build_before(const Material& a, const Material& b) {
+  if (a.pieces() != b.pieces()) return a.pieces() < b.pieces();
+  if (a.men() != b.men()) return a.men() < b.men();
+  return a < b;
+}
+
+// Materials reached by one move of `side` from `m` (not canonicalised),
+// whether or not a concrete position allows it: every capture of 1..all
+// opponent pieces, with or without the mover's promotion, and promotion alone.
+void moves_of_side(const Material& m, Color side, std::set<Material>& out) {
+  const Material w = side == Color::White ? m : m.flipped();  // mover is "white"
+  auto add = [&](Material x) {
+    if (x.white() > 0 && x.black() > 0) out.insert((side == Color::White ? x : x.flipped()).canonical());
+  };
+  for (int promote = 0; promote <= (w.wm > 0 ? 1 : 0); ++promote) {
+    for (int dm = 0; dm <= w.bm; ++dm) {
+      for (int dk = 0; dk <= w.bk; ++dk) {
+        if (dm + dk == 0 && !promote) continue;
+        add(Material{w.wm - promote, w.wk + promote, w.bm - dm, w.bk - dk});
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Material> successors(const Material& m) {
+  std::set<Material> out;
+  moves_of_side(m, Color::White, out);
+  moves_of_side(m, Color::Black, out);
+  out.erase(m.canonical());
+  std::vector<Material> v(out.begin(), out.end());
+  std::sort(v.begin(), v.end(), build_before);
+  return v;
+}
+
+std::vector<Material> build_order(int max_pieces) {
+  std::vector<Material> v;
+  for (int n = 2; n <= max_pieces; ++n)
+    for (const Material& m : materials_with(n, true))
+      if (m.is_canonical()) v.push_back(m);
+  std::sort(v.begin(), v.end(), build_before);
+  return v;
+}
+
+Solver::Solver(const Rules& rules, int threads) : rules_(rules), threads_(std::max(1, threads)) {}
+Solver::~Solver() = default;
+
+void Solver::add(SolvedTable table) {
+  const Material m = table.material;
+  tables_[m] = std::make_unique<SolvedTable>(std::move(table));
+}
+
+const SolvedTable* Solver::table(const Material& canonical) const {
+  auto it = tables_.find(canonical);
+  return it == tables_.end() ? nullptr : it->second.get();
+}
+
+void Solver::solve(const Material& m) {
+  // Every material m can lead to, transitively, solved in build order.
+  std::set<Material> need;
+  std::vector<Material> stack{m.canonical()};
+  while (!stack.empty()) {
+    const Material x = stack.back();
+    stack.pop_back();
+    if (!need.insert(x).second) continue;
+    for (const Material& s : successors(x)) stack.push_back(s);
+  }
+  std::vector<Material> order(need.begin(), need.end());
+  std::sort(order.begin(), order.end(), build_before);
+  for (const Material& x : order)
+    if (!table(x)) solve_one(x);
+}
+
+SolveStats Solver::solve_one(const Material& canonical) {
+  assert(canonical.is_canonical());
+  retro::Successors succ;
+  for (const Material& s : successors(canonical)) {
+    const SolvedTable* t = table(s);
+    assert(t && "solve_one: a successor material is missing");
+    succ.add(t);
+  }
+  auto out = std::make_unique<SolvedTable>();
+  const SolveStats st = retro::solve_material(rules_, canonical, succ, *out, threads_);
+  tables_[canonical] = std::move(out);
+  return st;
+}
+
+void Solver::drop(const Material& canonical) { tables_.erase(canonical); }
+
+std::optional<Value> Solver::value(const Position& p, Metric metric) const {
+  if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
+  if (p.pieces(opposite(p.side_to_move)) == 0) return std::nullopt;  // not a table position
+  const TableSlot ts = locate(p);
+  const SolvedTable* t = table(ts.material);
+  if (!t) return std::nullopt;
+  const Value v = Value::decode(metric == Metric::DTC ? t->dtc[ts.slot] : t->dtw[ts.slot]);
+  return metric == Metric::WDL ? v.wdl_only() : v;
+}
+
+}  // namespace damka
