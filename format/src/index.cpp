@@ -18,11 +18,15 @@ MaterialIndex::MaterialIndex(Material m) : m_(m) {
     // Empty groups (w > 24) still need non-zero divisors; unrank never lands there.
     if (g.white_mid == 0) g.white_mid = 1;
     if (g.black == 0) g.black = 1;
+    g.div_white_mid = index_detail::Divider(g.white_mid);
+    g.div_black = index_detail::Divider(g.black);
   }
   men_configs_ = offset;
   const int nfree = kNumSquares - m.men();
   black_king_sets_ = binom(nfree - m.wk, m.bk);
   kings_per_slice_ = binom(nfree, m.wk) * black_king_sets_;
+  div_black_king_sets_ = index_detail::Divider(black_king_sets_);
+  div_kings_per_slice_ = index_detail::Divider(kings_per_slice_ ? kings_per_slice_ : 1);
 }
 
 }  // namespace damka

@@ -43,7 +43,7 @@
 #include <cassert>
 #include <cstdint>
 
-#if defined(__BMI2__)
+#if defined(__BMI2__) || defined(__AVX512F__)
 #include <immintrin.h>
 #endif
 
@@ -98,22 +98,65 @@ inline std::uint64_t colex_rank(std::uint32_t b) {
   return r;
 }
 
+// C(c, i) stored by i, then c, for the unranking search below.  Every
+// C(c, i) with c < 32 is below C(31, 15) < 2^32, and so is every colex rank
+// (below C(32, 16) < 2^32), so 32-bit entries suffice.
+struct BinomialsByK {
+  alignas(64) std::uint32_t c[33][32] = {};  // c[i][c] = C(c, i)
+  constexpr BinomialsByK() {
+    for (int i = 0; i <= 32; ++i)
+      for (int n = 0; n < 32; ++n) c[i][n] = static_cast<std::uint32_t>(kBinomials.c[n][i]);
+  }
+};
+inline constexpr BinomialsByK kBinomialsByK{};
+
 // The k-element subset of bits 0..n-1 whose colex rank is r (r < C(n, k)).
 // Greedy from the top element down: s_i is the largest c with C(c, i) <= r.
-inline std::uint32_t colex_unrank(std::uint64_t r, int k, int n) {
+// Since C(c, i) grows with c and C(c, i) > r for every c >= n, s_i + 1 is
+// simply the number of c in 0..31 with C(c, i) <= r: a branch-free count
+// over one row of 32 entries that the compiler turns into vector compares.
+inline std::uint32_t colex_unrank(std::uint64_t rank, int k, [[maybe_unused]] int n) {
+  assert(rank < (std::uint64_t{1} << 32));
+  auto r = static_cast<std::uint32_t>(rank);
   std::uint32_t b = 0;
   for (int i = k; i >= 1; --i) {
-    int lo = i - 1, hi = n - 1;  // C(lo, i) = 0 <= r; answer in [lo, hi]
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) >> 1;
-      if (kBinomials.c[mid][i] <= r) lo = mid; else hi = mid - 1;
-    }
-    b |= std::uint32_t{1} << lo;
-    r -= kBinomials.c[lo][i];
-    n = lo;
+    const std::uint32_t* row = kBinomialsByK.c[i];
+#if defined(__AVX512F__)
+    const __m512i rv = _mm512_set1_epi32(static_cast<int>(r));
+    const unsigned lo = _mm512_cmple_epu32_mask(_mm512_load_si512(row), rv);
+    const unsigned hi = _mm512_cmple_epu32_mask(_mm512_load_si512(row + 16), rv);
+    const int count = std::popcount(lo | (hi << 16));
+#else
+    int count = 0;
+    for (int c = 0; c < 32; ++c) count += row[c] <= r;
+#endif
+    const int s = count - 1;
+    assert(s >= i - 1 && s < n);
+    b |= std::uint32_t{1} << s;
+    r -= row[s];
   }
   return b;
 }
+
+// Division by a divisor fixed at construction: one 64x64->128 multiply by
+// M = floor((2^64 - 1) / d) and one correction step.  The estimate
+// q' = floor(n * M / 2^64) satisfies n/d - 1 < q' <= n/d, so q' is the
+// quotient or one less.
+struct Divider {
+  std::uint64_t d = 1, m = ~std::uint64_t{0};
+  Divider() = default;
+  explicit Divider(std::uint64_t divisor) : d(divisor), m(~std::uint64_t{0} / divisor) {}
+  // q = n / d, returns n % d.
+  std::uint64_t divmod(std::uint64_t n, std::uint64_t& q) const {
+    q = static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * m) >> 64);
+    std::uint64_t r = n - q * d;
+    if (r >= d) {
+      ++q;
+      r -= d;
+    }
+    return r;
+  }
+};
 
 constexpr Bitboard kRow0 = 0x0000000Fu;
 constexpr Bitboard kBlackMenSquares = 0xFFFFFFF0u;  // rows 1..7
@@ -148,8 +191,10 @@ class MaterialIndex {
   Position unrank(std::uint64_t i) const {
     assert(i < size());
     Position p;
-    unrank_men(i / kings_per_slice_, p.men[0], p.men[1]);
-    unrank_kings(i % kings_per_slice_, p.men[0] | p.men[1], p.kings[0], p.kings[1]);
+    std::uint64_t men = 0;
+    const std::uint64_t kings = div_kings_per_slice_.divmod(i, men);
+    unrank_men(men, p.men[0], p.men[1]);
+    unrank_kings(kings, p.men[0] | p.men[1], p.kings[0], p.kings[1]);
     return p;
   }
 
@@ -166,11 +211,11 @@ class MaterialIndex {
     int a = 0;
     while (a + 1 < num_groups_ && groups_[a + 1].offset <= i) ++a;
     const Group& g = groups_[a];
-    std::uint64_t r = i - g.offset;
-    const std::uint64_t black = r % g.black;
-    r /= g.black;
+    std::uint64_t white = 0, low = 0;
+    const std::uint64_t black = g.div_black.divmod(i - g.offset, white);
+    const std::uint64_t middle = g.div_white_mid.divmod(white, low);
     const int mid = m_.wm - a;
-    white_men = colex_unrank(r / g.white_mid, a, 4) | (colex_unrank(r % g.white_mid, mid, 24) << 4);
+    white_men = colex_unrank(low, a, 4) | (colex_unrank(middle, mid, 24) << 4);
     black_men = pdep(colex_unrank(black, m_.bm, 28 - mid), kBlackMenSquares & ~white_men);
   }
 
@@ -185,8 +230,10 @@ class MaterialIndex {
     assert(i < kings_per_slice_);
     const Bitboard free = ~men_occupied;
     const int nfree = kNumSquares - m_.men();
-    white_kings = pdep(colex_unrank(i / black_king_sets_, m_.wk, nfree), free);
-    black_kings = pdep(colex_unrank(i % black_king_sets_, m_.bk, nfree - m_.wk), free & ~white_kings);
+    std::uint64_t white = 0;
+    const std::uint64_t black = div_black_king_sets_.divmod(i, white);
+    white_kings = pdep(colex_unrank(white, m_.wk, nfree), free);
+    black_kings = pdep(colex_unrank(black, m_.bk, nfree - m_.wk), free & ~white_kings);
   }
 
  private:
@@ -194,6 +241,7 @@ class MaterialIndex {
     std::uint64_t offset = 0;     // first men rank of the group
     std::uint64_t white_mid = 1;  // C(24, w): white middle sets
     std::uint64_t black = 1;      // C(28 - w, bm): black men sets
+    index_detail::Divider div_white_mid, div_black;
   };
   Material m_;
   std::array<Group, 5> groups_{};  // by a = white men on row 0
@@ -201,6 +249,7 @@ class MaterialIndex {
   std::uint64_t men_configs_ = 0;
   std::uint64_t kings_per_slice_ = 0;
   std::uint64_t black_king_sets_ = 1;  // C(32 - men - wk, bk)
+  index_detail::Divider div_kings_per_slice_, div_black_king_sets_;
 };
 
 }  // namespace damka
