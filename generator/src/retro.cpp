@@ -100,8 +100,9 @@ class Buckets {
 
 class MaterialSolver {
  public:
-  MaterialSolver(const Rules& r, const Material& m, const Successors& succ, SolvedTable& out, int threads)
-      : r_(r), m_(m), index_(m), succ_(succ), out_(out), threads_(threads) {}
+  MaterialSolver(const Rules& r, const Material& m, const Successors& succ, SolvedTable& out, int threads,
+                 const Solver::ProgressFn& progress)
+      : r_(r), m_(m), index_(m), succ_(succ), out_(out), threads_(threads), progress_(progress) {}
 
   SolveStats run() {
     const auto t0 = std::chrono::steady_clock::now();
@@ -120,10 +121,13 @@ class MaterialSolver {
     }
     std::vector<std::uint32_t> pos_in_level(index_.men_configs());
     const int sides = m_.is_symmetric() ? 1 : 2;
+    std::uint64_t done = 0;
     for (std::size_t p = levels.size(); p-- > 0;) {
       if (levels[p].empty()) continue;
       Level level(index_, sides, levels[p], pos_in_level);
       solve_level(level);
+      done += level.size();
+      if (progress_) progress_(done, slots);
     }
     SolveStats st;
     st.positions = slots;
@@ -279,6 +283,7 @@ class MaterialSolver {
   const Successors& succ_;
   SolvedTable& out_;
   int threads_;
+  const Solver::ProgressFn& progress_;
 };
 
 }  // namespace
@@ -306,9 +311,9 @@ void Successors::codes(const Position& q, std::uint16_t& dtw, std::uint16_t& dtc
 }
 
 SolveStats solve_material(const Rules& rules, const Material& m, const Successors& succ, SolvedTable& out,
-                          int threads) {
+                          int threads, const Solver::ProgressFn& progress) {
   assert(m.is_canonical());
-  return MaterialSolver(rules, m, succ, out, threads).run();
+  return MaterialSolver(rules, m, succ, out, threads, progress).run();
 }
 
 }  // namespace damka::retro

@@ -29,8 +29,9 @@ class Successors {
 };
 
 // Solves canonical material `m` given every successor material; fills `out`.
+// `progress` (may be empty) is called after each level.
 SolveStats solve_material(const Rules& rules, const Material& m, const Successors& succ, SolvedTable& out,
-                          int threads);
+                          int threads, const Solver::ProgressFn& progress);
 
 // The predecessors of q inside its level: positions from which a quiet king
 // move of the side not to move in q leads to q (and that had no capture, so

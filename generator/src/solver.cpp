@@ -97,7 +97,7 @@ SolveStats Solver::solve_one(const Material& canonical) {
     succ.add(t);
   }
   auto out = std::make_unique<SolvedTable>();
-  const SolveStats st = retro::solve_material(rules_, canonical, succ, *out, threads_);
+  const SolveStats st = retro::solve_material(rules_, canonical, succ, *out, threads_, progress_);
   tables_[canonical] = std::move(out);
   return st;
 }

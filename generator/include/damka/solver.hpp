@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -63,10 +64,14 @@ class Solver {
   std::optional<Value> value(const Position& p, Metric metric) const;
   const SolvedTable* table(const Material& canonical) const;
   const Rules& rules() const { return rules_; }
+  // Called after each level of a material: positions done and total.
+  using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
+  void set_progress(ProgressFn fn) { progress_ = std::move(fn); }
 
  private:
   const Rules& rules_;
   int threads_;
+  ProgressFn progress_;
   std::map<Material, std::unique_ptr<SolvedTable>> tables_;
 };
 
