@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages damka needs, only those that are missing.
+set -euo pipefail
+packages=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev
+          librapidcheck-dev googletest libgtest-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "damka: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
