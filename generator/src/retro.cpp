@@ -26,6 +26,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <chrono>
 #include <limits>
@@ -47,6 +48,7 @@ struct Facts {
   std::uint8_t in_level = 0;          // quiet king moves (successors in the level)
   bool draw_exit = false;             // an exit to a drawn position
   bool no_moves = false;
+  bool capture = false;               // must capture: no quiet move leads here
 };
 
 std::uint16_t sat_inc(std::uint16_t d) { return static_cast<std::uint16_t>(d + 1); }
@@ -165,6 +167,7 @@ class MaterialSolver {
     Facts f;
     generate_moves(r_, p, moves);
     if (moves.empty()) f.no_moves = true;
+    f.capture = !moves.empty() && moves.front().is_capture();
     const Bitboard my_kings = p.kings[idx(p.side_to_move)];
     for (const Move& mv : moves) {
       if (!mv.is_capture() && (my_kings & bit(mv.from))) {
@@ -207,13 +210,19 @@ class MaterialSolver {
     propagate(level, facts, Metric::DTC);
   }
 
-  // One distance-ordered pass (DTW or DTC) over a level.
+  // One distance-ordered pass (DTW or DTC) over a level.  The entries of a
+  // bucket are processed in parallel: each position is claimed once (atomic
+  // flag), counters and queued distances are updated atomically, and new
+  // entries (always for a later distance) are merged after the bucket.  The
+  // values are the unique fixpoint, so the result does not depend on order.
   void propagate(const Level& level, const std::vector<Facts>& facts, Metric metric) {
     const bool dtc = metric == Metric::DTC;
     std::vector<std::uint16_t>& codes = dtc ? out_.dtc : out_.dtw;
     const std::uint64_t n = level.size();
-    std::vector<std::uint8_t> pending(n);          // in-level successors not yet won
-    std::vector<std::uint16_t> queued(n, kInf);    // best win distance queued
+    std::vector<std::uint8_t> pending(n);        // in-level successors not yet won
+    std::vector<std::uint16_t> queued(n, kInf);  // best win distance queued
+    std::vector<std::uint8_t> done(n);
+    auto wdl_of = [&](std::uint64_t l) { return Value::decode(out_.dtw[level.slot(l)]).wdl; };
     Buckets buckets;
     for (std::uint64_t l = 0; l < n; ++l) {
       const Facts& f = facts[l];
@@ -222,13 +231,11 @@ class MaterialSolver {
         buckets.push(0, l, false);
         continue;
       }
-      Wdl wdl = Wdl::Draw;
-      if (dtc) {
-        wdl = Value::decode(out_.dtw[level.slot(l)]).wdl;
-        if (wdl == Wdl::Draw) {
-          codes[level.slot(l)] = 0;
-          continue;
-        }
+      const Wdl wdl = dtc ? wdl_of(l) : Wdl::Draw;
+      if (dtc && wdl == Wdl::Draw) {
+        codes[level.slot(l)] = 0;
+        done[l] = 1;
+        continue;
       }
       const std::uint16_t win_exit = dtc ? f.win_exit_dtc : f.win_exit_dtw;
       const std::uint16_t loss_exit = dtc ? f.loss_exit_dtc : f.loss_exit_dtw;
@@ -239,41 +246,47 @@ class MaterialSolver {
         buckets.push(loss_exit, l, false);
       }
     }
-    std::vector<std::uint8_t> done(n);
+    std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> pushes(static_cast<std::size_t>(threads_));
     for (std::size_t d = 0; d < buckets.size(); ++d) {
-      // Buckets may grow while we walk them, so index rather than iterate.
-      for (std::size_t i = 0; i < buckets.at(d).size(); ++i) {
-        const std::uint64_t e = buckets.at(d)[i];
-        const std::uint64_t l = e >> 1;
-        const bool win = e & 1;
-        if (done[l]) continue;
-        done[l] = 1;
-        const std::uint64_t slot = level.slot(l);
-        codes[slot] = (win ? Value::win(static_cast<int>(d)) : Value::loss(static_cast<int>(d))).encode();
-        const Position q = position_at(index_, slot);
-        for_each_king_unmove(r_, q, [&](const Position& p) {
-          const std::uint64_t lp = level.local(locate_slot(index_, p));
-          if (done[lp]) return;
-          const Facts& f = facts[lp];
-          if (!win) {
-            // p moves into a lost position: a win in d + 1 (if it keeps the win).
-            if (dtc && Value::decode(out_.dtw[level.slot(lp)]).wdl != Wdl::Win) return;
-            if (queued[lp] > d + 1) {
-              queued[lp] = static_cast<std::uint16_t>(d + 1);
-              buckets.push(d + 1, lp, true);
+      const std::vector<std::uint64_t> current = std::move(buckets.at(d));
+      buckets.at(d) = {};
+      if (current.empty()) continue;
+      const auto dist = static_cast<std::uint16_t>(d);
+#pragma omp parallel num_threads(threads_) if (current.size() > 2048)
+      {
+        auto& mine = pushes[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 256)
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(current.size()); ++i) {
+          const std::uint64_t l = current[i] >> 1;
+          const bool win = current[i] & 1;
+          if (std::atomic_ref<std::uint8_t>(done[l]).exchange(1) != 0) continue;
+          const std::uint64_t slot = level.slot(l);
+          codes[slot] = (win ? Value::win(dist) : Value::loss(dist)).encode();
+          for_each_king_unmove(r_, position_at(index_, slot), [&](const Position& p) {
+            const std::uint64_t lp = level.local(locate_slot(index_, p));
+            const Facts& f = facts[lp];
+            if (f.capture || std::atomic_ref<std::uint8_t>(done[lp]).load(std::memory_order_relaxed)) return;
+            if (!win) {
+              // p moves into a lost position: a win in d + 1 (if it keeps the win).
+              if (dtc && wdl_of(lp) != Wdl::Win) return;
+              std::atomic_ref<std::uint16_t> q(queued[lp]);
+              std::uint16_t old = q.load();
+              while (old > dist + 1 && !q.compare_exchange_weak(old, static_cast<std::uint16_t>(dist + 1))) {
+              }
+              if (old > dist + 1) mine.emplace_back(d + 1, lp * 2 + 1);
+            } else {
+              if (std::atomic_ref<std::uint8_t>(pending[lp]).fetch_sub(1) != 1) return;
+              if (dtc ? wdl_of(lp) != Wdl::Loss : (f.win_exit_dtw != kInf || f.draw_exit)) return;
+              const std::uint16_t loss_exit = dtc ? f.loss_exit_dtc : f.loss_exit_dtw;
+              mine.emplace_back(std::max<std::uint64_t>(d + 1, loss_exit), lp * 2);
             }
-          } else {
-            assert(pending[lp] > 0);
-            if (--pending[lp] != 0) return;
-            const std::uint16_t win_exit = dtc ? f.win_exit_dtc : f.win_exit_dtw;
-            if (dtc ? Value::decode(out_.dtw[level.slot(lp)]).wdl != Wdl::Loss : (win_exit != kInf || f.draw_exit))
-              return;
-            const std::uint16_t loss_exit = dtc ? f.loss_exit_dtc : f.loss_exit_dtw;
-            buckets.push(std::max<std::uint64_t>(d + 1, loss_exit), lp, false);
-          }
-        });
+          });
+        }
       }
-      std::vector<std::uint64_t>().swap(buckets.at(d));
+      for (auto& v : pushes) {
+        for (auto [at, e] : v) buckets.push(at, e >> 1, e & 1);
+        v.clear();
+      }
     }
   }
 

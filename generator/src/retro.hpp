@@ -33,9 +33,9 @@ class Successors {
 SolveStats solve_material(const Rules& rules, const Material& m, const Successors& succ, SolvedTable& out,
                           int threads, const Solver::ProgressFn& progress);
 
-// The predecessors of q inside its level: positions from which a quiet king
-// move of the side not to move in q leads to q (and that had no capture, so
-// the quiet move was legal).
+// The candidate predecessors of q inside its level: positions from which a
+// quiet king move of the side not to move in q leads to q.  Those whose side
+// to move has a capture are not real predecessors (the move was illegal).
 template <class F>
 void for_each_king_unmove(const Rules& r, const Position& q, F&& f);
 

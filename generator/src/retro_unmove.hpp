@@ -2,9 +2,10 @@
 //
 // A quiet king move from a to b is undone by moving the king from b back to a
 // along the same free diagonal, so the un-move targets of a king on b are
-// exactly its forward quiet-move targets on the same occupancy.  The
-// predecessor is kept only if its side to move had no capture, since a quiet
-// move is illegal when a capture exists.
+// exactly its forward quiet-move targets on the same occupancy.  A quiet move
+// is illegal when a capture exists, so the caller must drop predecessors
+// whose side to move has a capture (the solver knows this from its forward
+// pass; see Facts::capture).
 #pragma once
 
 namespace damka::retro {
@@ -21,7 +22,7 @@ void for_each_king_unmove(const Rules& r, const Position& q, F&& f) {
         Position p = q;
         p.kings[idx(mover)] ^= bit(a) | bit(b);
         p.side_to_move = mover;
-        if (!has_capture(r, p)) f(p);
+        f(p);
         if (r.king_range == KingRange::Short) break;
       }
     }
