@@ -1,15 +1,211 @@
-// damka probe (placeholder until its issue lands: exits non-zero).
+// damka probe: the value of a position and of each of its moves, from tables.
+#include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "commands.hpp"
+#include "common.hpp"
+#include "damka/notation.hpp"
+#include "damka/probe.hpp"
 
 namespace damka::cli {
+namespace {
+
+const char* result_name(Wdl w) { return w == Wdl::Win ? "win" : w == Wdl::Loss ? "loss" : "draw"; }
+
+nlohmann::json value_json(const ProbeResult& r, Metric m) {
+  if (!r.ok()) return {{"status", std::string(probe_status_name(r.status))}};
+  nlohmann::json j = {{"result", result_name(r.value.wdl)}};
+  if (m != Metric::WDL) j["plies"] = r.value.plies;
+  return j;
+}
+
+std::string materials_text(const std::vector<Material>& ms) {
+  std::string s;
+  for (const Material& m : ms) s += (s.empty() ? "" : ", ") + m.name();
+  return s;
+}
+
+// "unknown (no table: 2Kv1K)" and the like.
+std::string status_text(const Tablebase& tb, const Position& p, ProbeStatus s, Metric m) {
+  if (s == ProbeStatus::Unknown) {
+    const auto missing = tb.missing_tables(p, m);
+    if (!missing.empty())
+      return "unknown (no " + std::string(metric_name(m)) + " table for " + materials_text(missing) + " in " +
+             tb.directory().string() + ")";
+  }
+  return std::string(probe_status_name(s));
+}
+
+// Moves numbered by full moves: "1. c3-d4 h8-g7 2. ..." or "1... h8-g7 2. ...".
+std::string line_text(const Rules& r, Position p, const std::vector<Move>& line) {
+  std::string s;
+  int number = 1;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const bool first_side = p.side_to_move == r.first_to_move;
+    if (first_side) s += (s.empty() ? "" : " ") + std::to_string(number) + ". ";
+    else if (i == 0) s += std::to_string(number) + "... ";
+    else s += " ";
+    s += move_to_string(r, p, line[i]);
+    p = apply(p, line[i]);
+    if (!first_side) ++number;
+  }
+  return s;
+}
+
+}  // namespace
 
 void register_probe(CLI::App& app, int& rc) {
-  auto* cmd = app.add_subcommand("probe", "(not built yet)");
-  cmd->callback([&rc] {
-    std::cerr << "damka probe: not available in this build yet\n";
-    rc = 2;
+  auto* cmd = app.add_subcommand("probe", "Look a position up in the tables: its WDL, DTW and DTC, and every move's value");
+  struct Opts {
+    std::string variant = "russian";
+    std::string tables = "data/tables";
+    std::string fen;
+    bool json = false, pv = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("-v,--variant", o->variant, "Variant: " + variant_names())->capture_default_str();
+  cmd->add_option("--tables", o->tables, "Directory of tables (as given to `damka generate -o`)")->capture_default_str();
+  cmd->add_flag("--json", o->json, "Print the result as JSON on stdout");
+  cmd->add_flag("--pv", o->pv, "Also print the principal variation (the best line to the end of the game)");
+  cmd->add_option("fen", o->fen, "The position (PDN FEN), e.g. W:WKa1,Kc3:BKh8")->required();
+  cmd->callback([o, &rc] {
+    const Rules* rules = lookup_variant("probe", o->variant);
+    if (!rules) {
+      rc = 2;
+      return;
+    }
+    auto parsed = parse_fen(*rules, o->fen);
+    if (!parsed) {
+      std::cerr << "damka probe: bad FEN '" << o->fen << "': " << parsed.message() << "\n";
+      rc = 2;
+      return;
+    }
+    const Position p = *parsed;
+    if (!p.is_valid() || p.pieces(opposite(p.side_to_move)) == 0) {
+      std::cerr << "damka probe: invalid position '" << o->fen << "': "
+                << (p.is_valid() ? "the side not to move has no pieces (the game is over)"
+                                 : "a man stands on its own promotion row")
+                << "\n";
+      rc = 2;
+      return;
+    }
+    TablebaseOptions topt;
+    topt.cache_bytes = std::size_t{16} << 20;
+    topt.on_error = [](const std::string& message) { std::cerr << "damka probe: error: " << message << "\n"; };
+    auto opened = Tablebase::open(*rules, o->tables, topt);
+    if (!opened) {
+      std::cerr << "damka probe: cannot open tables: " << opened.message()
+                << " (build them with `damka generate -v " << rules->name << " -o " << o->tables << "`)\n";
+      rc = 1;
+      return;
+    }
+    const Tablebase& tb = **opened;
+    if (tb.max_pieces() == 0) {
+      std::cerr << "damka probe: no " << rules->name << " tables in " << tb.directory().string()
+                << " (build them with `damka generate -v " << rules->name << " -o " << o->tables << "`)\n";
+      rc = 1;
+      return;
+    }
+
+    const Metric metrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
+    ProbeResult values[3];
+    for (int i = 0; i < 3; ++i) values[i] = tb.probe(p, metrics[i]);
+    std::vector<MoveValue> moves;
+    const ProbeStatus moves_status = tb.probe_moves(p, moves);
+    std::vector<Move> pv;
+    ProbeStatus pv_status = ProbeStatus::Ok;
+    if (o->pv) pv_status = tb.principal_variation(p, pv);
+    const bool all_known = values[0].ok() && values[1].ok() && values[2].ok() && moves_status == ProbeStatus::Ok &&
+                           pv_status == ProbeStatus::Ok;
+    const Material material = material_of(p);
+    const char* side = p.side_to_move == Color::White ? "white" : "black";
+
+    if (o->json) {
+      nlohmann::json j;
+      j["variant"] = std::string(rules->name);
+      j["fen"] = to_fen(*rules, p);
+      j["material"] = material.name();
+      j["side_to_move"] = side;
+      j["wdl"] = value_json(values[0], Metric::WDL);
+      j["dtw"] = value_json(values[1], Metric::DTW);
+      j["dtc"] = value_json(values[2], Metric::DTC);
+      if (moves_status == ProbeStatus::Ok) {
+        nlohmann::json arr = nlohmann::json::array();
+        for (const MoveValue& m : moves) {
+          nlohmann::json e = {{"move", move_to_string(*rules, p, m.move)},
+                              {"result", result_name(m.dtw.wdl)},
+                              {"dtw", m.dtw.wdl == Wdl::Draw ? nlohmann::json(nullptr) : nlohmann::json(m.dtw.plies)}};
+          if (!m.dtc_known) e["dtc"] = "unknown";
+          else e["dtc"] = m.dtc.wdl == Wdl::Draw ? nlohmann::json(nullptr) : nlohmann::json(m.dtc.plies);
+          arr.push_back(e);
+        }
+        j["moves"] = arr;
+      } else {
+        j["moves"] = {{"status", std::string(probe_status_name(moves_status))}};
+      }
+      if (o->pv) {
+        if (pv_status == ProbeStatus::Ok) {
+          nlohmann::json arr = nlohmann::json::array();
+          Position q = p;
+          for (const Move& m : pv) {
+            arr.push_back(move_to_string(*rules, q, m));
+            q = apply(q, m);
+          }
+          j["pv"] = arr;
+        } else {
+          j["pv"] = {{"status", std::string(probe_status_name(pv_status))}};
+        }
+      }
+      if (!all_known) {
+        const auto missing = tb.missing_tables(p, Metric::DTW);
+        nlohmann::json arr = nlohmann::json::array();
+        for (const Material& m : missing) arr.push_back(m.name());
+        j["missing_tables"] = arr;
+      }
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::printf("%s, %s to move\n", std::string(rules->display_name).c_str(),
+                  p.side_to_move == Color::White ? "White" : "Black");
+      std::printf("%s\n", board_diagram(*rules, p).c_str());
+      std::printf("FEN       %s\n", to_fen(*rules, p).c_str());
+      std::printf("Material  %s\n", material.name().c_str());
+      const char* labels[3] = {"WDL", "DTW", "DTC"};
+      for (int i = 0; i < 3; ++i) {
+        std::string text = values[i].ok() ? describe_value(values[i].value, metrics[i])
+                                          : status_text(tb, p, values[i].status, metrics[i]);
+        if (i == 2 && values[i].ok() && values[i].value.wdl != Wdl::Draw)
+          text += " (to the next capture or promotion)";
+        std::printf("%-9s %s\n", labels[i], text.c_str());
+      }
+      if (moves_status != ProbeStatus::Ok) {
+        std::printf("\nMoves: %s\n", status_text(tb, p, moves_status, Metric::DTW).c_str());
+      } else if (moves.empty()) {
+        std::printf("\nNo legal moves: the side to move has lost.\n");
+      } else {
+        std::printf("\n%-24s %-20s %s\n", "Moves (best first)", "DTW", "DTC");
+        for (const MoveValue& m : moves)
+          std::printf("  %-22s %-20s %s\n", move_to_string(*rules, p, m.move).c_str(),
+                      describe_value(m.dtw, Metric::DTW).c_str(),
+                      m.dtc_known ? describe_value(m.dtc, Metric::DTC).c_str() : "unknown");
+      }
+      if (o->pv) {
+        if (pv_status != ProbeStatus::Ok)
+          std::printf("\nPrincipal variation: %s\n", status_text(tb, p, pv_status, Metric::DTW).c_str());
+        else if (pv.empty() && values[1].ok() && values[1].value.wdl == Wdl::Draw)
+          std::printf("\nPrincipal variation: none (a draw never ends)\n");
+        else
+          std::printf("\nPrincipal variation (%zu plies): %s\n", pv.size(), line_text(*rules, p, pv).c_str());
+      }
+    }
+    if (!all_known) {
+      std::cerr << "damka probe: some values are not known (tables missing or damaged in " << tb.directory().string()
+                << ")\n";
+      rc = 1;
+      return;
+    }
+    rc = 0;
   });
 }
 

@@ -1,0 +1,193 @@
+// Probing tables: the values of positions for engines and tools.
+//
+//   auto tb = damka::Tablebase::open(damka::rules_of(damka::Variant::Russian), "data/tables");
+//   if (!tb) { ... tb.message() ... }
+//   damka::ProbeResult r = (*tb)->probe(position, damka::Metric::DTW);
+//   if (r.ok()) ... r.value ...   // else r.status says why there is no answer
+//
+// Values are for the side to move (value.hpp): WDL (no distance), DTW (plies
+// to the end of the game) and DTC (plies to the next capture or promotion).
+// A side to move without pieces has lost in 0 plies; a side to move without
+// a legal move has too (tables hold those).
+//
+// Honesty.  An answer is either exact (ProbeStatus::Ok) or not given: a
+// missing table, a table found corrupt, a block not in the cache for a
+// conditional probe, or an invalid position each have their own status.
+// Positions where the side to move must capture are never read from a
+// table: their value is computed from their captures' successors (which
+// have fewer pieces), so they are right whatever the table stores for them.
+//
+// Files.  Tables are read from <dir>/<family>/<material>.<wdl|dtw|dtc>
+// (table_paths.hpp).  A material's files are opened on first use; a file
+// missing then counts as missing for the life of the Tablebase (open a new
+// one to see files added later); a file that fails to open or whose block fails
+// its checks is reported once (TablebaseOptions::on_error, errors(), and the
+// probe that met it answers Corrupt) and is then treated as missing.  WDL
+// probes use the .wdl file, or the .dtw file when the .wdl one is missing.
+//
+// Cache and threads.  Every method is const and thread-safe.  Decompressed
+// blocks are kept in a bounded cache (sharded LRU, TablebaseOptions::
+// cache_bytes); probes of different shards never contend and no global lock
+// is taken on the hot path.  ProbeMode::Conditional never touches the disk
+// (no block read, no file opened): it answers NotCached instead.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "damka/expected.hpp"
+#include "damka/material.hpp"
+#include "damka/movegen.hpp"
+#include "damka/position.hpp"
+#include "damka/rules.hpp"
+#include "damka/value.hpp"
+
+namespace damka {
+
+enum class ProbeStatus : std::uint8_t {
+  Ok = 0,         // the value is exact
+  Unknown = 1,    // a table the answer needs is missing (or was reported corrupt earlier)
+  NotCached = 2,  // conditional probe: a block or file the answer needs is not in memory
+  Corrupt = 3,    // a table the answer needs was found damaged by this probe: it has been
+                  // reported (on_error, errors()) and is treated as missing from now on
+  Invalid = 4,    // not a valid position: two pieces on a square, a man on its own
+                  // promotion row, or the side not to move has no pieces (the game is over)
+};
+std::string_view probe_status_name(ProbeStatus s);  // "ok", "unknown", "not cached", ...
+
+enum class ProbeMode : std::uint8_t {
+  Normal,       // reads blocks (and opens files) as needed
+  Conditional,  // answers from the cache only: never reads from disk
+};
+
+struct ProbeResult {
+  ProbeStatus status = ProbeStatus::Unknown;
+  Value value;  // for the side to move; meaningful only when status == Ok
+  constexpr bool ok() const { return status == ProbeStatus::Ok; }
+};
+
+// A legal move and the value it leads to, for the side that plays it.
+struct MoveValue {
+  Move move;
+  Value dtw;               // DTW value of the move (win in d+1 when the reply side loses in d, ...)
+  Value dtc;               // DTC value of the move (1 for a capture or promotion); see dtc_known
+  bool dtc_known = false;  // false when a DTC table the move needs is missing
+};
+
+struct TablebaseOptions {
+  // Bytes of decompressed blocks the cache may hold (0 = no cache: every
+  // probe reads its block).  The per-block bookkeeping is counted too.
+  std::size_t cache_bytes = std::size_t{64} << 20;
+  // Called once per table file found damaged (with a message naming the
+  // file and the problem), from the probing thread that found it.
+  std::function<void(const std::string&)> on_error;
+};
+
+struct CacheStats {
+  std::uint64_t hits = 0, misses = 0;  // block look-ups (a miss reads the block unless conditional)
+  std::uint64_t blocks = 0;            // blocks held now
+  std::uint64_t bytes = 0;             // bytes held now (payload and bookkeeping)
+  std::uint64_t capacity = 0;          // cache_bytes
+  std::uint64_t reads = 0;             // blocks read from files
+};
+
+// Whether the table file of a material and metric can be used.
+enum class TableState : std::uint8_t {
+  Present,  // opened (or openable) and sound so far
+  Missing,  // no file
+  Broken,   // reported damaged: treated as missing
+};
+
+class Tablebase {
+ public:
+  // Tables of `rules`' family under `dir` (the directory given to
+  // `damka generate -o`).  Fails only when `dir` is not a directory; a
+  // family without tables opens and answers Unknown (see max_pieces()).
+  static Expected<std::unique_ptr<Tablebase>> open(const Rules& rules, const std::filesystem::path& dir,
+                                                   TablebaseOptions options = {});
+  ~Tablebase();
+  Tablebase(const Tablebase&) = delete;
+  Tablebase& operator=(const Tablebase&) = delete;
+
+  const Rules& rules() const;
+  // <dir>/<family>: where the files are looked for.
+  const std::filesystem::path& directory() const;
+  // The most pieces of a material with a table file present when opened
+  // (0 when there were none).
+  int max_pieces() const;
+
+  // The value of p for its side to move in the metric.
+  ProbeResult probe(const Position& p, Metric metric, ProbeMode mode = ProbeMode::Normal) const;
+  ProbeResult probe_wdl(const Position& p, ProbeMode mode = ProbeMode::Normal) const {
+    return probe(p, Metric::WDL, mode);
+  }
+  ProbeResult probe_dtw(const Position& p, ProbeMode mode = ProbeMode::Normal) const {
+    return probe(p, Metric::DTW, mode);
+  }
+  ProbeResult probe_dtc(const Position& p, ProbeMode mode = ProbeMode::Normal) const {
+    return probe(p, Metric::DTC, mode);
+  }
+
+  // Every legal move of p (identical capture paths merged) with its value,
+  // best first: wins shortest first, then draws, then losses longest first
+  // (by DTW, ties by DTC the same way, then generation order).  Needs the
+  // DTW value of every successor (else the status says why and `out` is
+  // empty); DTC values are given where their tables are present.  A
+  // position without legal moves gives Ok and an empty list.
+  ProbeStatus probe_moves(const Position& p, std::vector<MoveValue>& out,
+                          ProbeMode mode = ProbeMode::Normal) const;
+
+  // The principal variation: from p, the best move by DTW at each ply (the
+  // winner's shortest win, the loser's longest defence) until the game
+  // ends, so a win or loss in d plies gives d moves.  A drawn position has
+  // no end: Ok with an empty line.
+  ProbeStatus principal_variation(const Position& p, std::vector<Move>& pv) const;
+
+  // State of one table file (opens it if not tried yet).
+  TableState table_state(const Material& m, Metric metric) const;
+  // Canonical materials whose `metric` table (or, for WDL, also DTW) is
+  // missing or broken and would be needed to answer p or its moves: for
+  // messages after an Unknown answer.
+  std::vector<Material> missing_tables(const Position& p, Metric metric) const;
+
+  CacheStats cache_stats() const;
+  // Every error reported so far (one per damaged file), oldest first.
+  std::vector<std::string> errors() const;
+
+  struct Impl;
+
+ private:
+  explicit Tablebase(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// The value of a move for its mover, given the value of the position it
+// leads to for that position's side to move.  For DTC, `conversion` says
+// whether the move captures or promotes (the count starts again).
+constexpr Value move_value(Value successor, Metric metric, bool conversion) {
+  const Wdl w = successor.wdl == Wdl::Win ? Wdl::Loss : successor.wdl == Wdl::Loss ? Wdl::Win : Wdl::Draw;
+  if (w == Wdl::Draw) return Value::draw();
+  if (metric == Metric::WDL) return {w, 0};
+  const int d = (metric == Metric::DTC && conversion) ? 1 : successor.plies + 1;
+  return {w, static_cast<std::uint16_t>(d)};
+}
+
+// Orders values best first for the side choosing: wins by fewer plies, then
+// draws, then losses by more plies.  True when a is strictly better than b.
+constexpr bool better_value(Value a, Value b) {
+  if (a.wdl != b.wdl) return static_cast<int>(a.wdl) > static_cast<int>(b.wdl);
+  if (a.wdl == Wdl::Win) return a.plies < b.plies;
+  if (a.wdl == Wdl::Loss) return a.plies > b.plies;
+  return false;
+}
+
+// "win in 7 plies", "draw", "loss in 0 plies", "win" (WDL: no distance).
+std::string describe_value(Value v, Metric metric);
+
+}  // namespace damka

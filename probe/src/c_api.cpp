@@ -1,0 +1,258 @@
+// The C interface (damka.h) over damka::Tablebase.  Every entry point
+// catches every exception.
+#include "damka.h"
+
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "damka/notation.hpp"
+#include "damka/probe.hpp"
+
+struct damka_tablebase {
+  std::unique_ptr<damka::Tablebase> tb;
+};
+
+namespace {
+
+using namespace damka;
+
+thread_local std::string g_last_error;
+
+damka_status fail(damka_status s, std::string_view message) noexcept {
+  try {
+    g_last_error.assign(message);
+  } catch (...) {
+    g_last_error.clear();  // no memory for the message: keep the status
+  }
+  return s;
+}
+
+damka_status from_probe(ProbeStatus s, const damka_tablebase* h, const Position* p) {
+  switch (s) {
+    case ProbeStatus::Ok: return DAMKA_OK;
+    case ProbeStatus::Unknown:
+      return fail(DAMKA_UNKNOWN, p ? "a table is missing (position material " + material_of(*p).canonical().name() + ")"
+                                   : std::string("a table is missing"));
+    case ProbeStatus::NotCached: return fail(DAMKA_NOT_CACHED, "not in the cache");
+    case ProbeStatus::Corrupt: {
+      const auto errors = h->tb->errors();
+      return fail(DAMKA_E_CORRUPT, errors.empty() ? std::string("a table is corrupt") : errors.back());
+    }
+    case ProbeStatus::Invalid:
+      return fail(DAMKA_E_INVALID_POSITION,
+                  "invalid position (overlapping pieces, a man on its promotion row, or the side not to move "
+                  "has no pieces)");
+  }
+  return fail(DAMKA_E_INTERNAL, "unexpected probe status");
+}
+
+// Runs f, turning exceptions into statuses.
+template <class F>
+damka_status guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return fail(DAMKA_E_NO_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(DAMKA_E_INTERNAL, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail(DAMKA_E_INTERNAL, "internal error");
+  }
+}
+
+damka_status make_position(uint32_t wm, uint32_t wk, uint32_t bm, uint32_t bk, int stm, Position& p) {
+  if (stm != DAMKA_WHITE && stm != DAMKA_BLACK)
+    return fail(DAMKA_E_BAD_ARGUMENT, "side_to_move must be DAMKA_WHITE (0) or DAMKA_BLACK (1)");
+  p.men[0] = wm;
+  p.kings[0] = wk;
+  p.men[1] = bm;
+  p.kings[1] = bk;
+  p.side_to_move = stm == DAMKA_WHITE ? Color::White : Color::Black;
+  return DAMKA_OK;
+}
+
+damka_status read_fen(const damka_tablebase* h, const char* fen, Position& p) {
+  if (fen == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "fen is NULL");
+  auto parsed = parse_fen(h->tb->rules(), fen);
+  if (!parsed) return fail(DAMKA_E_BAD_FEN, parsed.message());
+  p = *parsed;
+  return DAMKA_OK;
+}
+
+bool metric_of(damka_metric m, Metric& out) {
+  switch (m) {
+    case DAMKA_WDL: out = Metric::WDL; return true;
+    case DAMKA_DTW: out = Metric::DTW; return true;
+    case DAMKA_DTC: out = Metric::DTC; return true;
+  }
+  return false;
+}
+
+damka_value to_c(Value v) { return {static_cast<int>(v.wdl), static_cast<int>(v.plies)}; }
+
+damka_status probe_position(const damka_tablebase* h, const Position& p, damka_metric metric, ProbeMode mode,
+                            damka_value* out) {
+  Metric m;
+  if (!metric_of(metric, m)) return fail(DAMKA_E_BAD_ARGUMENT, "unknown metric");
+  const ProbeResult r = h->tb->probe(p, m, mode);
+  if (r.ok()) {
+    *out = to_c(r.value);
+    return DAMKA_OK;
+  }
+  return from_probe(r.status, h, &p);
+}
+
+damka_status moves_of(const damka_tablebase* h, const Position& p, damka_move_value* moves, size_t capacity,
+                      size_t* count) {
+  std::vector<MoveValue> mv;
+  const ProbeStatus s = h->tb->probe_moves(p, mv);
+  if (s != ProbeStatus::Ok) {
+    *count = 0;
+    return from_probe(s, h, &p);
+  }
+  *count = mv.size();
+  if (mv.size() > capacity)
+    return fail(DAMKA_E_BUFFER_TOO_SMALL, "room for " + std::to_string(capacity) + " moves, " +
+                                              std::to_string(mv.size()) + " needed");
+  if (!mv.empty() && moves == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "moves is NULL");
+  for (std::size_t i = 0; i < mv.size(); ++i) {
+    damka_move_value& o = moves[i];
+    std::memset(&o, 0, sizeof o);
+    const std::string text = move_to_string(h->tb->rules(), p, mv[i].move);
+    std::strncpy(o.text, text.c_str(), sizeof o.text - 1);
+    o.from = mv[i].move.from;
+    o.to = mv[i].move.to;
+    o.taken = mv[i].move.taken;
+    o.promotes = mv[i].move.promotes ? 1 : 0;
+    o.dtw = to_c(mv[i].dtw);
+    o.dtc = to_c(mv[i].dtc);
+    o.dtc_known = mv[i].dtc_known ? 1 : 0;
+  }
+  return DAMKA_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+damka_status damka_open(const char* variant, const char* dir, size_t cache_bytes, damka_tablebase** out) {
+  return guarded([&] {
+    if (out == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "out is NULL");
+    *out = nullptr;
+    if (variant == nullptr || dir == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "variant or dir is NULL");
+    const auto v = parse_variant(variant);
+    if (!v)
+      return fail(DAMKA_E_BAD_ARGUMENT, std::string("unknown variant '") + variant + "' (known: " + variant_names() + ")");
+    TablebaseOptions opt;
+    opt.cache_bytes = cache_bytes;
+    auto tb = Tablebase::open(rules_of(*v), dir, std::move(opt));
+    if (!tb) return fail(DAMKA_E_OPEN, tb.message());
+    auto* h = new damka_tablebase{std::move(*tb)};
+    *out = h;
+    return DAMKA_OK;
+  });
+}
+
+void damka_close(damka_tablebase* tb) { delete tb; }
+
+int damka_max_pieces(const damka_tablebase* tb) { return tb ? tb->tb->max_pieces() : 0; }
+
+damka_status damka_probe(const damka_tablebase* tb, uint32_t white_men, uint32_t white_kings, uint32_t black_men,
+                         uint32_t black_kings, int side_to_move, damka_metric metric, damka_value* out) {
+  return guarded([&] {
+    if (tb == nullptr || out == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "tb or out is NULL");
+    Position p;
+    if (damka_status s = make_position(white_men, white_kings, black_men, black_kings, side_to_move, p); s != DAMKA_OK)
+      return s;
+    return probe_position(tb, p, metric, ProbeMode::Normal, out);
+  });
+}
+
+damka_status damka_probe_conditional(const damka_tablebase* tb, uint32_t white_men, uint32_t white_kings,
+                                     uint32_t black_men, uint32_t black_kings, int side_to_move,
+                                     damka_metric metric, damka_value* out) {
+  return guarded([&] {
+    if (tb == nullptr || out == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "tb or out is NULL");
+    Position p;
+    if (damka_status s = make_position(white_men, white_kings, black_men, black_kings, side_to_move, p); s != DAMKA_OK)
+      return s;
+    return probe_position(tb, p, metric, ProbeMode::Conditional, out);
+  });
+}
+
+damka_status damka_probe_fen(const damka_tablebase* tb, const char* fen, damka_metric metric, damka_value* out) {
+  return guarded([&] {
+    if (tb == nullptr || out == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "tb or out is NULL");
+    Position p;
+    if (damka_status s = read_fen(tb, fen, p); s != DAMKA_OK) return s;
+    return probe_position(tb, p, metric, ProbeMode::Normal, out);
+  });
+}
+
+damka_status damka_probe_moves(const damka_tablebase* tb, uint32_t white_men, uint32_t white_kings,
+                               uint32_t black_men, uint32_t black_kings, int side_to_move, damka_move_value* moves,
+                               size_t capacity, size_t* count) {
+  return guarded([&] {
+    if (tb == nullptr || count == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "tb or count is NULL");
+    *count = 0;
+    Position p;
+    if (damka_status s = make_position(white_men, white_kings, black_men, black_kings, side_to_move, p); s != DAMKA_OK)
+      return s;
+    return moves_of(tb, p, moves, capacity, count);
+  });
+}
+
+damka_status damka_probe_moves_fen(const damka_tablebase* tb, const char* fen, damka_move_value* moves,
+                                   size_t capacity, size_t* count) {
+  return guarded([&] {
+    if (tb == nullptr || count == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "tb or count is NULL");
+    *count = 0;
+    Position p;
+    if (damka_status s = read_fen(tb, fen, p); s != DAMKA_OK) return s;
+    return moves_of(tb, p, moves, capacity, count);
+  });
+}
+
+damka_status damka_principal_variation_fen(const damka_tablebase* tb, const char* fen, char* buffer, size_t size) {
+  return guarded([&] {
+    if (tb == nullptr || buffer == nullptr || size == 0) return fail(DAMKA_E_BAD_ARGUMENT, "tb or buffer is NULL, or size 0");
+    buffer[0] = '\0';
+    Position p;
+    if (damka_status s = read_fen(tb, fen, p); s != DAMKA_OK) return s;
+    std::vector<Move> pv;
+    if (ProbeStatus s = tb->tb->principal_variation(p, pv); s != ProbeStatus::Ok) return from_probe(s, tb, &p);
+    std::string text;
+    Position cur = p;
+    for (const Move& m : pv) {
+      if (!text.empty()) text += ' ';
+      text += move_to_string(tb->tb->rules(), cur, m);
+      cur = apply(cur, m);
+    }
+    if (text.size() + 1 > size)
+      return fail(DAMKA_E_BUFFER_TOO_SMALL, "the line needs " + std::to_string(text.size() + 1) + " bytes");
+    std::memcpy(buffer, text.c_str(), text.size() + 1);
+    return DAMKA_OK;
+  });
+}
+
+const char* damka_status_string(damka_status s) {
+  switch (s) {
+    case DAMKA_OK: return "ok";
+    case DAMKA_UNKNOWN: return "unknown";
+    case DAMKA_NOT_CACHED: return "not cached";
+    case DAMKA_E_CORRUPT: return "corrupt table";
+    case DAMKA_E_INVALID_POSITION: return "invalid position";
+    case DAMKA_E_BAD_FEN: return "bad FEN";
+    case DAMKA_E_BAD_ARGUMENT: return "bad argument";
+    case DAMKA_E_OPEN: return "cannot open";
+    case DAMKA_E_NO_MEMORY: return "out of memory";
+    case DAMKA_E_BUFFER_TOO_SMALL: return "buffer too small";
+    case DAMKA_E_INTERNAL: return "internal error";
+  }
+  return "unknown status";
+}
+
+const char* damka_last_error(void) { return g_last_error.c_str(); }
+
+}  // extern "C"

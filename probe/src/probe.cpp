@@ -1,0 +1,419 @@
+// The Tablebase: lazily opened table files, the block cache, and the values
+// of positions, moves and principal variations (probe.hpp).
+#include "damka/probe.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <mutex>
+#include <set>
+#include <system_error>
+
+#include "block_cache.hpp"
+#include "damka/index.hpp"
+#include "damka/slots.hpp"
+#include "damka/table_file.hpp"
+#include "damka/table_paths.hpp"
+
+namespace damka {
+
+std::string_view probe_status_name(ProbeStatus s) {
+  switch (s) {
+    case ProbeStatus::Ok: return "ok";
+    case ProbeStatus::Unknown: return "unknown (table missing)";
+    case ProbeStatus::NotCached: return "not in cache";
+    case ProbeStatus::Corrupt: return "table corrupt";
+    case ProbeStatus::Invalid: return "invalid position";
+  }
+  return "?";
+}
+
+std::string describe_value(Value v, Metric metric) {
+  const char* w = v.wdl == Wdl::Win ? "win" : v.wdl == Wdl::Loss ? "loss" : "draw";
+  if (v.wdl == Wdl::Draw || metric == Metric::WDL) return w;
+  return std::string(w) + " in " + std::to_string(v.plies) + (v.plies == 1 ? " ply" : " plies");
+}
+
+namespace {
+
+using probe_detail::BlockCache;
+using probe_detail::PackedBlock;
+
+// Dense numbering of every material of up to kMaxIndexPieces pieces:
+// slot = base[wm][wk][bm] + bk.
+constexpr int kMaxP = kMaxIndexPieces;
+struct MaterialNumbering {
+  std::array<std::array<std::array<int, kMaxP + 1>, kMaxP + 1>, kMaxP + 1> base{};
+  int total = 0;
+  constexpr MaterialNumbering() {
+    for (int wm = 0; wm <= kMaxP; ++wm)
+      for (int wk = 0; wm + wk <= kMaxP; ++wk)
+        for (int bm = 0; wm + wk + bm <= kMaxP; ++bm) {
+          base[wm][wk][bm] = total;
+          total += kMaxP + 1 - wm - wk - bm;
+        }
+  }
+  constexpr int slot(const Material& m) const { return base[m.wm][m.wk][m.bm] + m.bk; }
+};
+constexpr MaterialNumbering kNumbering{};
+
+enum FileState : std::uint8_t { kUntried = 0, kOpen = 1, kMissing = 2, kBroken = 3 };
+
+// One table file (one metric of one material).
+struct TableFile {
+  std::atomic<std::uint8_t> state{kUntried};
+  std::mutex open_mu;  // held while opening
+  std::unique_ptr<TableReader> reader;
+  std::uint32_t id = 0;  // cache key
+  std::uint64_t block_size = 1;
+  int block_shift = -1;  // log2(block_size) when a power of two
+};
+
+struct MaterialTables {
+  explicit MaterialTables(const Material& m) : material(m), index(m) {}
+  Material material;  // canonical
+  MaterialIndex index;
+  std::array<TableFile, 3> files;  // by Metric
+};
+
+constexpr int kMaxDepth = 2 * kNumSquares + 2;  // captures in a row (each removes a piece)
+
+}  // namespace
+
+struct Tablebase::Impl {
+  Impl(const Rules& r, std::filesystem::path root_dir, TablebaseOptions opt)
+      : rules(r),
+        root(std::move(root_dir)),
+        family_dir(table_dir(root, r)),
+        options(std::move(opt)),
+        tables(std::make_unique<std::atomic<MaterialTables*>[]>(static_cast<std::size_t>(kNumbering.total))),
+        cache(options.cache_bytes) {}
+  ~Impl() {
+    for (int i = 0; i < kNumbering.total; ++i) delete tables[i].load(std::memory_order_relaxed);
+  }
+
+  const Rules& rules;
+  std::filesystem::path root, family_dir;
+  TablebaseOptions options;
+  int max_pieces = 0;
+  std::unique_ptr<std::atomic<MaterialTables*>[]> tables;  // by kNumbering slot; created on first use
+  std::mutex create_mu;
+  std::atomic<std::uint32_t> next_file_id{1};
+  mutable BlockCache cache;
+  mutable std::mutex errors_mu;
+  std::vector<std::string> errors;
+
+  // ---- files ---------------------------------------------------------
+
+  MaterialTables& tables_of(const Material& canonical) {
+    std::atomic<MaterialTables*>& slot = tables[kNumbering.slot(canonical)];
+    if (MaterialTables* t = slot.load(std::memory_order_acquire)) return *t;
+    std::lock_guard lock(create_mu);
+    if (MaterialTables* t = slot.load(std::memory_order_acquire)) return *t;
+    auto* t = new MaterialTables(canonical);
+    for (TableFile& f : t->files) f.id = next_file_id.fetch_add(1, std::memory_order_relaxed);
+    slot.store(t, std::memory_order_release);
+    return *t;
+  }
+
+  void report(const std::string& message) {
+    {
+      std::lock_guard lock(errors_mu);
+      errors.push_back(message);
+    }
+    if (options.on_error) options.on_error(message);
+  }
+
+  // Opens a file not tried yet.  Returns its new state; `reported` is set
+  // when this call found it damaged (and reported it).
+  std::uint8_t open_file(MaterialTables& t, Metric metric, bool& reported) {
+    TableFile& f = t.files[static_cast<int>(metric)];
+    std::lock_guard lock(f.open_mu);
+    const std::uint8_t st = f.state.load(std::memory_order_acquire);
+    if (st != kUntried) return st;
+    const auto path = table_path(root, rules, t.material, metric);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      f.state.store(kMissing, std::memory_order_release);
+      return kMissing;
+    }
+    auto fail = [&](const std::string& why) {
+      f.state.store(kBroken, std::memory_order_release);
+      reported = true;
+      report(why + " (table treated as missing)");
+      return kBroken;
+    };
+    auto reader = TableReader::open(path);
+    if (!reader) return fail(reader.message());
+    const TableHeader& h = (*reader)->header();
+    if (Status s = check_table_rules(h, rules); !s.ok()) return fail(path.string() + ": " + s.message());
+    if (h.material != t.material || h.metric != metric || h.slots != table_slots(t.index) || h.block_size == 0)
+      return fail(path.string() + ": holds " + h.material.name() + " " + std::string(metric_name(h.metric)) +
+                  " with " + std::to_string(h.slots) + " positions, expected " + t.material.name() + " " +
+                  std::string(metric_name(metric)) + " with " + std::to_string(table_slots(t.index)));
+    f.block_size = h.block_size;
+    f.block_shift = std::has_single_bit(h.block_size) ? std::countr_zero(h.block_size) : -1;
+    f.reader = std::move(*reader);
+    f.state.store(kOpen, std::memory_order_release);
+    return kOpen;
+  }
+
+  // The code of `slot` in one file of t.
+  ProbeStatus read_code(MaterialTables& t, Metric metric, std::uint64_t slot, ProbeMode mode, std::uint16_t& code) {
+    TableFile& f = t.files[static_cast<int>(metric)];
+    std::uint8_t st = f.state.load(std::memory_order_acquire);
+    if (st == kUntried) {
+      if (mode == ProbeMode::Conditional) return ProbeStatus::NotCached;
+      bool reported = false;
+      st = open_file(t, metric, reported);
+      if (reported) return ProbeStatus::Corrupt;
+    }
+    if (st != kOpen) return ProbeStatus::Unknown;
+    std::uint64_t block, at;
+    if (f.block_shift >= 0) {
+      block = slot >> f.block_shift;
+      at = slot & (f.block_size - 1);
+    } else {
+      block = slot / f.block_size;
+      at = slot % f.block_size;
+    }
+    const std::uint64_t key = BlockCache::key(f.id, block);
+    if (cache.lookup(key, static_cast<std::uint32_t>(at), &code)) return ProbeStatus::Ok;
+    if (mode == ProbeMode::Conditional) return ProbeStatus::NotCached;
+    thread_local std::vector<std::uint16_t> codes;
+    if (Status s = f.reader->read_block(block, codes); !s.ok()) {
+      std::uint8_t expected = kOpen;
+      if (f.state.compare_exchange_strong(expected, kBroken, std::memory_order_acq_rel)) {
+        report(s.message() + " (table treated as missing)");
+        return ProbeStatus::Corrupt;
+      }
+      return ProbeStatus::Unknown;  // another thread reported it
+    }
+    cache.count_read();
+    code = codes[at];
+    if (cache.capacity() > 0) cache.insert(key, PackedBlock::pack(codes, metric == Metric::WDL));
+    return ProbeStatus::Ok;
+  }
+
+  // ---- values --------------------------------------------------------
+
+  // A position with both sides present and no capture to make.
+  ProbeStatus table_value(const Position& p, Metric metric, ProbeMode mode, Value& v) {
+    const Material m = material_of(p);
+    if (m.pieces() > kMaxIndexPieces) return ProbeStatus::Unknown;
+    MaterialTables& t = tables_of(m.canonical());
+    const std::uint64_t slot = locate_slot(t.index, p);
+    std::uint16_t code = 0;
+    ProbeStatus s = read_code(t, metric, slot, mode, code);
+    if (metric == Metric::WDL && s == ProbeStatus::Unknown) s = read_code(t, Metric::DTW, slot, mode, code);
+    if (s != ProbeStatus::Ok) return s;
+    v = Value::decode(code);
+    if (metric == Metric::WDL) v = v.wdl_only();
+    return ProbeStatus::Ok;
+  }
+
+  // Any position whose side not to move has pieces.
+  ProbeStatus value(const Position& p, Metric metric, ProbeMode mode, Value& v, int depth) {
+    if (p.pieces(p.side_to_move) == 0) {
+      v = Value::loss(0);
+      return ProbeStatus::Ok;
+    }
+    if (!has_capture(rules, p)) return table_value(p, metric, mode, v);
+    // The side to move must capture: the best of its captures, from the
+    // successors' values (fewer pieces), never from this position's entry.
+    if (depth >= kMaxDepth) return ProbeStatus::Unknown;  // cannot happen: captures remove pieces
+    thread_local std::array<MoveList, kMaxDepth> lists;
+    MoveList& moves = lists[depth];
+    generate_moves(rules, p, moves);
+    Value best = Value::loss(0);
+    bool any = false;
+    for (const Move& mv : moves) {
+      Value sv;
+      if (ProbeStatus s = value(apply(p, mv), metric, mode, sv, depth + 1); s != ProbeStatus::Ok) return s;
+      const Value mvv = move_value(sv, metric, true);
+      if (!any || better_value(mvv, best)) best = mvv;
+      any = true;
+      if (metric == Metric::WDL && best.wdl == Wdl::Win) break;  // nothing is better
+    }
+    v = best;
+    return ProbeStatus::Ok;
+  }
+
+  static bool valid(const Position& p) {
+    return p.is_valid() && (p.side_to_move == Color::White || p.side_to_move == Color::Black);
+  }
+
+  ProbeResult probe(const Position& p, Metric metric, ProbeMode mode) {
+    ProbeResult r;
+    if (!valid(p) || p.pieces(opposite(p.side_to_move)) == 0) {
+      r.status = ProbeStatus::Invalid;
+      return r;
+    }
+    r.status = value(p, metric, mode, r.value, 0);
+    return r;
+  }
+
+  ProbeStatus probe_moves(const Position& p, std::vector<MoveValue>& out, ProbeMode mode) {
+    out.clear();
+    if (!valid(p) || p.pieces(opposite(p.side_to_move)) == 0) return ProbeStatus::Invalid;
+    MoveList moves;
+    generate_moves(rules, p, moves);
+    out.reserve(moves.size());
+    for (const Move& mv : moves) {
+      const Position q = apply(p, mv);
+      const bool conversion = mv.is_capture() || mv.promotes;
+      MoveValue m;
+      m.move = mv;
+      Value w;
+      if (ProbeStatus s = value(q, Metric::DTW, mode, w, 1); s != ProbeStatus::Ok) {
+        out.clear();
+        return s;
+      }
+      m.dtw = move_value(w, Metric::DTW, conversion);
+      Value c;
+      m.dtc_known = value(q, Metric::DTC, mode, c, 1) == ProbeStatus::Ok;
+      m.dtc = m.dtc_known ? move_value(c, Metric::DTC, conversion) : Value::draw();
+      out.push_back(m);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const MoveValue& a, const MoveValue& b) {
+      if (better_value(a.dtw, b.dtw)) return true;
+      if (better_value(b.dtw, a.dtw)) return false;
+      if (a.dtc_known && b.dtc_known) return better_value(a.dtc, b.dtc);
+      return a.dtc_known && !b.dtc_known;
+    });
+    return ProbeStatus::Ok;
+  }
+
+  ProbeStatus principal_variation(const Position& p, std::vector<Move>& pv) {
+    pv.clear();
+    const ProbeResult r = probe(p, Metric::DTW, ProbeMode::Normal);
+    if (!r.ok()) return r.status;
+    if (r.value.wdl == Wdl::Draw) return ProbeStatus::Ok;
+    Position cur = p;
+    Value expect = r.value;
+    std::vector<MoveValue> moves;
+    auto inconsistent = [&](const std::string& what) {
+      report("principal variation from " + material_of(p).name() + ": " + what +
+             " (the tables disagree with each other)");
+      pv.clear();
+      return ProbeStatus::Corrupt;
+    };
+    while (cur.pieces(cur.side_to_move) != 0) {
+      if (ProbeStatus s = probe_moves(cur, moves, ProbeMode::Normal); s != ProbeStatus::Ok) {
+        pv.clear();
+        return s;
+      }
+      if (moves.empty()) break;
+      if (moves.front().dtw != expect)
+        return inconsistent("the best move gives " + describe_value(moves.front().dtw, Metric::DTW) +
+                            ", the position says " + describe_value(expect, Metric::DTW));
+      if (expect.plies == 0) return inconsistent("a move from a position lost in 0 plies");
+      pv.push_back(moves.front().move);
+      cur = apply(cur, moves.front().move);
+      expect = {expect.wdl == Wdl::Win ? Wdl::Loss : Wdl::Win, static_cast<std::uint16_t>(expect.plies - 1)};
+    }
+    if (expect != Value::loss(0)) return inconsistent("the game ended early");
+    return ProbeStatus::Ok;
+  }
+
+  TableState state_of(const Material& m, Metric metric) {
+    if (m.pieces() > kMaxIndexPieces || !m.is_valid()) return TableState::Missing;
+    MaterialTables& t = tables_of(m.canonical());
+    TableFile& f = t.files[static_cast<int>(metric)];
+    std::uint8_t st = f.state.load(std::memory_order_acquire);
+    if (st == kUntried) {
+      bool reported = false;
+      st = open_file(t, metric, reported);
+    }
+    return st == kOpen ? TableState::Present : st == kMissing ? TableState::Missing : TableState::Broken;
+  }
+
+  void missing_of(const Position& p, Metric metric, std::set<Material>& out, int depth) {
+    if (p.pieces(p.side_to_move) == 0 || p.pieces(opposite(p.side_to_move)) == 0 || depth > kMaxDepth) return;
+    if (has_capture(rules, p)) {
+      MoveList moves;
+      generate_moves(rules, p, moves);
+      for (const Move& mv : moves) missing_of(apply(p, mv), metric, out, depth + 1);
+      return;
+    }
+    const Material c = material_of(p).canonical();
+    bool have = state_of(c, metric) == TableState::Present;
+    if (!have && metric == Metric::WDL) have = state_of(c, Metric::DTW) == TableState::Present;
+    if (!have) out.insert(c);
+  }
+};
+
+Tablebase::Tablebase(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Tablebase::~Tablebase() = default;
+
+Expected<std::unique_ptr<Tablebase>> Tablebase::open(const Rules& rules, const std::filesystem::path& dir,
+                                                     TablebaseOptions options) {
+  try {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+      return Error(dir.string() + ": " + (std::filesystem::exists(dir, ec) ? "not a directory" : "no such directory"));
+    auto impl = std::make_unique<Impl>(rules, dir, std::move(options));
+    // The largest material present, for callers deciding whether to probe.
+    if (std::filesystem::is_directory(impl->family_dir, ec)) {
+      for (const auto& entry : std::filesystem::directory_iterator(impl->family_dir, ec)) {
+        const auto ext = entry.path().extension().string();
+        if (ext != ".wdl" && ext != ".dtw" && ext != ".dtc") continue;
+        if (auto m = Material::parse(entry.path().stem().string()); m.ok())
+          impl->max_pieces = std::max(impl->max_pieces, m->pieces());
+      }
+    }
+    return std::unique_ptr<Tablebase>(new Tablebase(std::move(impl)));
+  } catch (const std::exception& e) {
+    return Error(dir.string() + ": " + e.what());
+  }
+}
+
+const Rules& Tablebase::rules() const { return impl_->rules; }
+const std::filesystem::path& Tablebase::directory() const { return impl_->family_dir; }
+int Tablebase::max_pieces() const { return impl_->max_pieces; }
+
+ProbeResult Tablebase::probe(const Position& p, Metric metric, ProbeMode mode) const {
+  return impl_->probe(p, metric, mode);
+}
+
+ProbeStatus Tablebase::probe_moves(const Position& p, std::vector<MoveValue>& out, ProbeMode mode) const {
+  return impl_->probe_moves(p, out, mode);
+}
+
+ProbeStatus Tablebase::principal_variation(const Position& p, std::vector<Move>& pv) const {
+  return impl_->principal_variation(p, pv);
+}
+
+TableState Tablebase::table_state(const Material& m, Metric metric) const { return impl_->state_of(m, metric); }
+
+std::vector<Material> Tablebase::missing_tables(const Position& p, Metric metric) const {
+  std::set<Material> out;
+  if (!Impl::valid(p)) return {};
+  impl_->missing_of(p, metric, out, 0);
+  if (p.pieces(p.side_to_move) != 0 && p.pieces(opposite(p.side_to_move)) != 0) {
+    MoveList moves;
+    generate_moves(impl_->rules, p, moves);
+    for (const Move& mv : moves) impl_->missing_of(apply(p, mv), metric, out, 1);
+  }
+  return {out.begin(), out.end()};
+}
+
+CacheStats Tablebase::cache_stats() const {
+  const auto s = impl_->cache.stats();
+  CacheStats c;
+  c.hits = s.hits;
+  c.misses = s.misses;
+  c.blocks = s.blocks;
+  c.bytes = s.bytes;
+  c.capacity = impl_->cache.capacity();
+  c.reads = s.reads;
+  return c;
+}
+
+std::vector<std::string> Tablebase::errors() const {
+  std::lock_guard lock(impl_->errors_mu);
+  return impl_->errors;
+}
+
+}  // namespace damka
