@@ -1,15 +1,216 @@
-// damka info (placeholder until its issue lands: exits non-zero).
+// damka info FILE|DIR: the header, value counts and compression of tables.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "commands.hpp"
+#include "damka/table_file.hpp"
 
 namespace damka::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+std::string fixed2(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+bool is_table_name(const fs::path& p) {
+  const auto ext = p.extension().string();
+  return ext == ".wdl" || ext == ".dtw" || ext == ".dtc";
+}
+
+// "win in 5", "draw", "loss in 0" (plies; WDL tables have no distances).
+std::string code_text(std::uint16_t code, Metric metric) {
+  const Value v = Value::decode(code);
+  if (v.wdl == Wdl::Draw) return "draw";
+  std::string s = v.wdl == Wdl::Win ? "win" : "loss";
+  if (metric != Metric::WDL) s += " in " + std::to_string(v.plies);
+  return s;
+}
+
+// Codes in reading order: wins by distance, draw, losses by distance.
+std::vector<std::uint16_t> code_order(std::size_t n) {
+  std::vector<std::uint16_t> order;
+  for (std::size_t c = 1; c < n; c += 2) order.push_back(static_cast<std::uint16_t>(c));
+  if (n > 0) order.push_back(0);
+  for (std::size_t c = 2; c < n; c += 2) order.push_back(static_cast<std::uint16_t>(c));
+  return order;
+}
+
+std::string hex64(std::uint64_t v) {
+  char buf[19];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+struct TableInfo {
+  std::string path;
+  TableHeader h;
+  CodeCounts counts;
+  Status checksum;
+};
+
+Json to_json(const TableInfo& t) {
+  const TableHeader& h = t.h;
+  const Rules& rules = rules_of(h.variant);
+  Json values = Json::array();
+  for (std::uint16_t c : code_order(h.max_code + 1u)) {
+    const std::uint64_t w = t.counts.white_to_move[c];
+    const std::uint64_t b = t.counts.black_to_move.empty() ? 0 : t.counts.black_to_move[c];
+    if (w + b == 0) continue;
+    const Value v = Value::decode(c);
+    Json e = {{"code", c}, {"result", v.wdl == Wdl::Win ? "win" : v.wdl == Wdl::Loss ? "loss" : "draw"},
+                        {"white_to_move", w}, {"count", w + b}};
+    if (h.metric != Metric::WDL) e["plies"] = v.plies;
+    if (h.sides() == 2) e["black_to_move"] = b;
+    values.push_back(e);
+  }
+  return {{"path", t.path},
+          {"format_version", h.format_version},
+          {"variant", std::string(rules.name)},
+          {"fingerprint", hex64(h.fingerprint)},
+          {"fingerprint_matches_rules", h.fingerprint == rules.fingerprint()},
+          {"material", h.material.name()},
+          {"material_description", h.material.describe()},
+          {"metric", std::string(metric_name(h.metric))},
+          {"index_scheme", "slice-major"},
+          {"encoding", std::string(encoding_name(h.encoding))},
+          {"zstd_level", h.zstd_level},
+          {"slots", h.slots},
+          {"sides_to_move", h.sides() == 2 ? "white, black" : "white (symmetric material)"},
+          {"block_size", h.block_size},
+          {"blocks", h.num_blocks},
+          {"max_code", h.max_code},
+          {"file_size", h.file_size},
+          {"positions_per_byte", static_cast<double>(h.slots) / static_cast<double>(h.file_size)},
+          {"checksum_ok", t.checksum.ok()},
+          {"values", values}};
+}
+
+void print_text(const TableInfo& t, std::ostream& out) {
+  const TableHeader& h = t.h;
+  const Rules& rules = rules_of(h.variant);
+  out << t.path << "\n";
+  out << "  material        " << h.material.name() << " (" << h.material.describe() << ")\n";
+  out << "  variant         " << rules.name << ", rules fingerprint " << hex64(h.fingerprint)
+      << (h.fingerprint == rules.fingerprint() ? "" : " (DOES NOT MATCH this build's rules)") << "\n";
+  out << "  metric          " << metric_name(h.metric) << "\n";
+  out << "  format          version " << h.format_version << ", index slice-major, encoding "
+      << encoding_name(h.encoding) << ", zstd level " << h.zstd_level << "\n";
+  out << "  slots           " << h.slots
+      << (h.sides() == 2 ? " (white to move, then black to move)" : " (white to move; symmetric material)") << "\n";
+  out << "  blocks          " << h.num_blocks << " of " << h.block_size << " positions\n";
+  out << "  file size       " << h.file_size << " bytes, "
+      << fixed2(static_cast<double>(h.slots) / static_cast<double>(h.file_size)) << " positions per byte\n";
+  out << "  checksum        " << (t.checksum.ok() ? "ok" : t.checksum.message()) << "\n";
+  out << "  values          " << (h.sides() == 2 ? "white to move / black to move" : "white to move") << "\n";
+  for (std::uint16_t c : code_order(h.max_code + 1u)) {
+    const std::uint64_t w = t.counts.white_to_move[c];
+    const std::uint64_t b = t.counts.black_to_move.empty() ? 0 : t.counts.black_to_move[c];
+    if (w + b == 0) continue;
+    out << "    " << code_text(c, h.metric);
+    for (std::size_t i = code_text(c, h.metric).size(); i < 14; ++i) out << ' ';
+    out << w;
+    if (h.sides() == 2) out << " / " << b;
+    out << "\n";
+  }
+}
+
+Expected<TableInfo> inspect(const fs::path& path) {
+  auto reader = TableReader::open(path);
+  if (!reader) return reader.error();
+  TableInfo t;
+  t.path = path.string();
+  t.h = (*reader)->header();
+  auto counts = count_codes(**reader);
+  if (!counts) return counts.error();
+  t.counts = std::move(*counts);
+  t.checksum = (*reader)->verify_file_checksum();
+  return t;
+}
+
+}  // namespace
 
 void register_info(CLI::App& app, int& rc) {
-  auto* cmd = app.add_subcommand("info", "(not built yet)");
-  cmd->callback([&rc] {
-    std::cerr << "damka info: not available in this build yet\n";
-    rc = 2;
+  auto* cmd = app.add_subcommand("info", "Show the header, value counts and compression of table files");
+  cmd->footer(
+      "A directory is searched recursively for *.wdl, *.dtw and *.dtc files.\n"
+      "Positions per byte = table slots / file size.\n");
+  struct Opts {
+    std::string path;
+    bool json = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("path", o->path, "A table file, or a directory of tables")->required();
+  cmd->add_flag("--json", o->json, "Print JSON on stdout");
+  cmd->callback([o, &rc] {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    if (fs::is_directory(o->path, ec)) {
+      for (fs::recursive_directory_iterator it(o->path, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file() && is_table_name(it->path())) files.push_back(it->path());
+      if (ec) {
+        std::cerr << "damka info: " << o->path << ": " << ec.message() << "\n";
+        rc = 1;
+        return;
+      }
+      std::sort(files.begin(), files.end());
+      if (files.empty()) {
+        std::cerr << "damka info: no tables (*.wdl, *.dtw, *.dtc) in " << o->path << "\n";
+        rc = 1;
+        return;
+      }
+    } else {
+      files.push_back(o->path);
+    }
+    Json tables = Json::array(), errors = Json::array();
+    std::uint64_t slots[3] = {0, 0, 0}, bytes[3] = {0, 0, 0};  // by metric
+    int good = 0;
+    rc = 0;
+    for (const fs::path& f : files) {
+      const auto info = inspect(f);
+      if (!info || !info->checksum.ok()) {
+        const std::string msg = info ? info->checksum.message() : info.message();
+        std::cerr << "damka info: " << msg << "\n";
+        errors.push_back({{"path", f.string()}, {"error", msg}});
+        rc = 1;
+        if (!info) continue;
+      }
+      ++good;
+      slots[static_cast<int>(info->h.metric)] += info->h.slots;
+      bytes[static_cast<int>(info->h.metric)] += info->h.file_size;
+      if (o->json) {
+        tables.push_back(to_json(*info));
+      } else {
+        if (good > 1) std::cout << "\n";
+        print_text(*info, std::cout);
+      }
+    }
+    Json totals = Json::object();
+    std::string summary;
+    for (Metric m : {Metric::WDL, Metric::DTW, Metric::DTC}) {
+      const int k = static_cast<int>(m);
+      if (bytes[k] == 0) continue;
+      const double ratio = static_cast<double>(slots[k]) / static_cast<double>(bytes[k]);
+      totals[std::string(metric_name(m))] = {{"slots", slots[k]}, {"bytes", bytes[k]}, {"positions_per_byte", ratio}};
+      summary += std::string(summary.empty() ? "" : "; ") + std::string(metric_name(m)) + " " + std::to_string(slots[k]) +
+                 " positions in " + std::to_string(bytes[k]) + " bytes, " + fixed2(ratio) + " per byte";
+    }
+    if (o->json) {
+      Json out = {{"tables", tables}, {"errors", errors}, {"total", {{"tables", good}, {"by_metric", totals}}}};
+      std::cout << out.dump(2) << "\n";
+    } else if (files.size() > 1) {
+      std::cout << "\n" << good << " tables: " << summary;
+      if (!errors.empty()) std::cout << "; " << errors.size() << " files refused";
+      std::cout << "\n";
+    }
   });
 }
 

@@ -44,7 +44,21 @@ bool parse_side(std::string_view s, int& kings, int& men) {
   return true;
 }
 
+std::string describe_side(const char* colour, int kings, int men) {
+  const auto count = [&](int n, const char* one, const char* many) {
+    return std::to_string(n) + " " + colour + " " + (n == 1 ? one : many);
+  };
+  if (kings == 0 && men == 0) return std::string("no ") + colour + " pieces";
+  if (men == 0) return count(kings, "king", "kings");
+  if (kings == 0) return count(men, "man", "men");
+  return count(kings, "king", "kings") + " and " + count(men, "man", "men");
+}
+
 }  // namespace
+
+std::string Material::describe() const {
+  return describe_side("white", wk, wm) + " vs " + describe_side("black", bk, bm);
+}
 
 std::string Material::name() const {
   std::string out;

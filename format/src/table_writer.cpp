@@ -79,6 +79,9 @@ Status write_table(const std::filesystem::path& path, const TableHeader& header,
   TableHeader h = header;
   h.format_version = kTableFormatVersion;
   if (Status s = check_table_header(h); !s.ok()) return fail(s.message());
+  // The level is recorded in one signed byte.
+  if (h.zstd_level < std::max(ZSTD_minCLevel(), -127) || h.zstd_level > ZSTD_maxCLevel())
+    return fail("zstd level " + std::to_string(h.zstd_level) + " out of range");
   if (codes.size() != h.slots)
     return fail(std::to_string(codes.size()) + " codes given for " + std::to_string(h.slots) + " slots");
   const auto top = std::max_element(codes.begin(), codes.end());

@@ -17,6 +17,12 @@ TEST(Material, Names) {
   EXPECT_EQ((Material{12, 0, 0, 10}).name(), "12Mv10K");
 }
 
+TEST(Material, Describe) {
+  EXPECT_EQ((Material{0, 3, 0, 1}).describe(), "3 white kings vs 1 black king");
+  EXPECT_EQ((Material{1, 1, 2, 0}).describe(), "1 white king and 1 white man vs 2 black men");
+  EXPECT_EQ((Material{0, 2, 0, 0}).describe(), "2 white kings vs no black pieces");
+}
+
 TEST(Material, ParseAcceptsVariants) {
   EXPECT_EQ(*Material::parse("3Kv1K"), (Material{0, 3, 0, 1}));
   EXPECT_EQ(*Material::parse("3kv1k"), (Material{0, 3, 0, 1}));

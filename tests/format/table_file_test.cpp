@@ -138,6 +138,19 @@ TEST(TableFile, ConcurrentReads) {
   EXPECT_EQ(wrong.load(), 0);
 }
 
+TEST(TableFile, CountCodes) {
+  const Sample s = write_sample("counts.dtw", Metric::DTW, ValueEncoding::U16Planes, 999);
+  auto r = TableReader::open(s.path);
+  ASSERT_TRUE(r.ok());
+  const auto counts = count_codes(**r);
+  ASSERT_TRUE(counts.ok()) << counts.message();
+  const std::uint64_t n = s.codes.size() / 2;  // 2Kv1K is not symmetric: White, then Black to move
+  std::vector<std::uint64_t> w(302, 0), b(302, 0);
+  for (std::uint64_t i = 0; i < s.codes.size(); ++i) (i < n ? w : b)[s.codes[i]]++;
+  EXPECT_EQ(counts->white_to_move, w);
+  EXPECT_EQ(counts->black_to_move, b);
+}
+
 TEST(TableFile, SymmetricMaterial) {
   TableHeader h = default_table_header(rules_of(Variant::Thai), *Material::parse("1Kv1K"), Metric::WDL);
   EXPECT_EQ(h.slots, 32u * 31u);
@@ -149,6 +162,10 @@ TEST(TableFile, SymmetricMaterial) {
   EXPECT_EQ((*r)->header().sides(), 1);
   EXPECT_EQ((*r)->header().variant, Variant::Thai);
   for (std::uint64_t i = 0; i < h.slots; ++i) ASSERT_EQ(*(*r)->get(i), codes[i]);
+  const auto counts = count_codes(**r);
+  ASSERT_TRUE(counts.ok());
+  EXPECT_TRUE(counts->black_to_move.empty());
+  EXPECT_EQ(counts->white_to_move[0] + counts->white_to_move[1] + counts->white_to_move[2], h.slots);
 }
 
 TEST(TableFile, DeterministicBytesAndNoTemporaryLeft) {

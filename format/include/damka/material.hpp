@@ -53,6 +53,8 @@ struct Material {
   }
 
   std::string name() const;
+  // In words: "3 white kings vs 1 black king", "2 white kings vs no black pieces".
+  std::string describe() const;
   static Expected<Material> parse(std::string_view text);
 
   friend constexpr bool operator==(const Material&, const Material&) = default;

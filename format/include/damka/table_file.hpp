@@ -55,7 +55,8 @@ struct TableHeader {
 };
 
 // A header with this build's defaults for the metric: WDL uses Wdl2 with
-// 65536 positions per block; DTW and DTC use U16Planes with 8192.
+// 32768 positions per block and zstd level 19; DTW and DTC use U16Planes
+// with 4096 positions per block and level 15 (measurements in FORMAT.md).
 TableHeader default_table_header(const Rules& rules, Material canonical, Metric metric);
 
 // Whether a header describes a table this build can write or read
@@ -115,5 +116,13 @@ class TableReader {
   std::vector<std::uint64_t> offsets_;    // num_blocks + 1 entries
   std::vector<std::uint64_t> checksums_;  // XXH3-64 of each block's bytes
 };
+
+// How many slots hold each code, by side to move: counts[side][code] for
+// code 0..max_code; side 1 (Black to move) is empty for a symmetric material.
+// Reads (and so checks) every block.
+struct CodeCounts {
+  std::vector<std::uint64_t> white_to_move, black_to_move;
+};
+Expected<CodeCounts> count_codes(const TableReader& reader);
 
 }  // namespace damka
