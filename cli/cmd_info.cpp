@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "commands.hpp"
 #include "damka/table_file.hpp"

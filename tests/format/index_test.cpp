@@ -114,11 +114,13 @@ Material material_with(int pieces) {
 RC_GTEST_PROP(Index, RandomIndexRoundTrip5To8Pieces, ()) {
   const Material m = material_with(*rc::gen::inRange(5, 9));
   const MaterialIndex idx(m);
-  const std::uint64_t i = *rc::gen::inRange<std::uint64_t>(0, idx.size());
-  const Position p = idx.unrank(i);
-  RC_ASSERT(p.is_valid());
-  RC_ASSERT(material_of(p) == m);
-  RC_ASSERT(idx.rank(p) == i);
+  const auto ids = *rc::gen::container<std::vector<std::uint64_t>>(50, rc::gen::inRange<std::uint64_t>(0, idx.size()));
+  for (const std::uint64_t i : ids) {
+    const Position p = idx.unrank(i);
+    RC_ASSERT(p.is_valid());
+    RC_ASSERT(material_of(p) == m);
+    RC_ASSERT(idx.rank(p) == i);
+  }
 }
 
 // A random legal placement of m, built square by square.
@@ -144,10 +146,12 @@ Position random_placement(const Material& m) {
 RC_GTEST_PROP(Index, RandomPlacementRoundTrip5To8Pieces, ()) {
   const Material m = material_with(*rc::gen::inRange(5, 9));
   const MaterialIndex idx(m);
-  const Position p = random_placement(m);
-  const std::uint64_t i = idx.rank(p);
-  RC_ASSERT(i < idx.size());
-  RC_ASSERT(idx.unrank(i) == p);
+  for (int k = 0; k < 20; ++k) {
+    const Position p = random_placement(m);
+    const std::uint64_t i = idx.rank(p);
+    RC_ASSERT(i < idx.size());
+    RC_ASSERT(idx.unrank(i) == p);
+  }
 }
 
 // Men configurations: neighbouring ranks are distinct and the groups split
