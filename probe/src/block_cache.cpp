@@ -1,136 +1,287 @@
-// The sharded LRU block cache (block_cache.hpp).
+// The block cache: packed blocks, per-file block tables, epochs, CLOCK
+// eviction (block_cache.hpp).
 #include "block_cache.hpp"
 
 #include <algorithm>
+#include <bit>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 namespace damka::probe_detail {
 
-PackedBlock PackedBlock::pack(std::span<const std::uint16_t> codes, bool wdl) {
+PackedBlock PackedBlock::pack(std::span<const std::uint16_t> codes, Kind kind) {
   PackedBlock b;
   const std::size_t n = codes.size();
+  b.kind_ = kind;
   b.count_ = static_cast<std::uint32_t>(n);
-  std::uint16_t top = 0;
-  for (std::uint16_t c : codes) top = std::max(top, c);
-  if (wdl && top <= 3) {
-    b.kind_ = Kind::Bits2;
-    b.nbytes_ = (n + 3) / 4;
-    b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(b.nbytes_);
-    std::uint8_t* out = b.bytes_.get();
-    const std::size_t full = n / 4;
-    for (std::size_t i = 0; i < full; ++i) {
-      const std::uint16_t* c = &codes[4 * i];
-      out[i] = static_cast<std::uint8_t>(c[0] | (c[1] << 2) | (c[2] << 4) | (c[3] << 6));
+  switch (kind) {
+    case Kind::Bits2: {
+      b.nbytes_ = (n + 3) / 4;
+      b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(std::max<std::size_t>(b.nbytes_, 1));
+      std::uint8_t* out = b.bytes_.get();
+      const auto* in = reinterpret_cast<const unsigned char*>(codes.data());
+      const std::size_t full = n / 4;
+      std::size_t i = 0;
+#if defined(__AVX2__)
+      // 32 codes at a time: narrow to bytes, then c0 + 4 c1 (maddubs) and
+      // (c0 + 4 c1) + 16 (c2 + 4 c3) (madd), then the low byte of each 32-bit sum.
+      const __m256i w4 = _mm256_set1_epi16(0x0401);
+      const __m256i w16 = _mm256_set1_epi32(0x00100001);
+      const __m256i low_bytes =
+          _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                           0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+      for (; 4 * i + 32 <= n; i += 8) {
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&codes[4 * i]));
+        const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&codes[4 * i + 16]));
+        const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, c), 0xD8);
+        const __m256i sums = _mm256_madd_epi16(_mm256_maddubs_epi16(bytes, w4), w16);
+        const __m256i packed = _mm256_shuffle_epi8(sums, low_bytes);
+        const std::uint32_t lo = static_cast<std::uint32_t>(_mm256_extract_epi32(packed, 0));
+        const std::uint32_t hi = static_cast<std::uint32_t>(_mm256_extract_epi32(packed, 4));
+        std::memcpy(out + i, &lo, 4);
+        std::memcpy(out + i + 4, &hi, 4);
+      }
+#endif
+      // Four 16-bit codes (each < 4) in a 64-bit word c0 | c1 << 16 | c2 << 32
+      // | c3 << 48 (little-endian) fold into the byte c0 | c1 << 2 | c2 << 4 | c3 << 6.
+      for (; i < full; ++i) {
+        std::uint64_t w;
+        std::memcpy(&w, in + 8 * i, 8);
+        if constexpr (std::endian::native == std::endian::big) {
+          const std::uint16_t* c = &codes[4 * i];
+          w = c[0] | (std::uint64_t{c[1]} << 16) | (std::uint64_t{c[2]} << 32) | (std::uint64_t{c[3]} << 48);
+        }
+        w |= w >> 14;
+        w |= w >> 28;
+        out[i] = static_cast<std::uint8_t>(w);
+      }
+      if (n % 4 != 0) {
+        std::uint8_t last = 0;
+        for (std::size_t j = 4 * full; j < n; ++j) last |= static_cast<std::uint8_t>(codes[j] << (2 * (j % 4)));
+        out[full] = last;
+      }
+      break;
     }
-    if (n % 4 != 0) {
-      std::uint8_t last = 0;
-      for (std::size_t j = 4 * full; j < n; ++j) last |= static_cast<std::uint8_t>(codes[j] << (2 * (j % 4)));
-      out[full] = last;
+    case Kind::U8: {
+      b.nbytes_ = n;
+      b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(std::max<std::size_t>(n, 1));
+      std::uint8_t* out = b.bytes_.get();
+      const std::uint16_t* in = codes.data();
+      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(in[i]);
+      break;
     }
-  } else if (top <= 0xFF) {
-    b.kind_ = Kind::U8;
-    b.nbytes_ = n;
-    b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(std::max<std::size_t>(n, 1));
-    std::uint8_t* out = b.bytes_.get();
-    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(codes[i]);
-  } else {
-    b.kind_ = Kind::U16;
-    b.nbytes_ = 2 * n;
-    b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(std::max<std::size_t>(2 * n, 1));
-    std::memcpy(b.bytes_.get(), codes.data(), 2 * n);
+    case Kind::U16:
+      b.nbytes_ = 2 * n;
+      b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(std::max<std::size_t>(2 * n, 1));
+      std::memcpy(b.bytes_.get(), codes.data(), 2 * n);
+      break;
   }
   return b;
 }
 
 namespace {
 
-// Shards: each should hold several blocks (a packed block is at most
-// 16-32 KiB with the default block sizes), and at most 64.
-int shard_count(std::size_t capacity) {
-  int n = 1;
-  while (n < 64 && capacity / static_cast<std::size_t>(2 * n) >= (std::size_t{256} << 10)) n *= 2;
-  return n;
+// ---- epochs --------------------------------------------------------------
+//
+// One record per thread that has probed (process-wide, reused after the
+// thread ends), holding the epoch it announced while reading a block, or 0.
+
+struct alignas(64) ThreadRecord {
+  std::atomic<std::uint64_t> epoch{0};
+  std::atomic<bool> in_use{false};
+  unsigned index = 0;
+  ThreadRecord* next = nullptr;
+};
+
+std::atomic<ThreadRecord*> g_records{nullptr};
+std::atomic<unsigned> g_record_count{0};
+std::atomic<std::uint64_t> g_epoch{1};
+
+ThreadRecord* acquire_record() {
+  for (ThreadRecord* r = g_records.load(std::memory_order_acquire); r != nullptr; r = r->next) {
+    bool expected = false;
+    if (!r->in_use.load(std::memory_order_relaxed) &&
+        r->in_use.compare_exchange_strong(expected, true, std::memory_order_acquire))
+      return r;
+  }
+  auto* r = new ThreadRecord;  // never freed: records are reused
+  r->in_use.store(true, std::memory_order_relaxed);
+  r->index = g_record_count.fetch_add(1, std::memory_order_relaxed);
+  ThreadRecord* head = g_records.load(std::memory_order_relaxed);
+  do {
+    r->next = head;
+  } while (!g_records.compare_exchange_weak(head, r, std::memory_order_release, std::memory_order_relaxed));
+  return r;
 }
 
-// Bytes charged for a node besides its payload: the node, the hash map's
-// node and bucket, the allocator's headers (an estimate).
-constexpr std::size_t kNodeOverhead = 128;
+thread_local ThreadRecord* t_record = nullptr;
+
+struct RecordOwner {
+  ThreadRecord* record = nullptr;
+  ~RecordOwner() {
+    if (record != nullptr) {
+      record->epoch.store(0, std::memory_order_seq_cst);
+      record->in_use.store(false, std::memory_order_release);
+    }
+    t_record = nullptr;
+  }
+};
+thread_local RecordOwner t_owner;
+
+ThreadRecord* my_record() {
+  if (t_record == nullptr) {
+    t_record = acquire_record();
+    t_owner.record = t_record;
+  }
+  return t_record;
+}
+
+// The smallest epoch announced by a reader now, or ~0 if none reads.
+std::uint64_t min_active_epoch() {
+  std::uint64_t m = ~std::uint64_t{0};
+  for (ThreadRecord* r = g_records.load(std::memory_order_acquire); r != nullptr; r = r->next) {
+    const std::uint64_t e = r->epoch.load(std::memory_order_seq_cst);
+    if (e != 0 && e < m) m = e;
+  }
+  return m;
+}
+
+// Bytes charged for a block besides its payload (an estimate of the
+// allocations' headers and the bookkeeping).
+constexpr std::size_t kBlockOverhead = 96;
 
 }  // namespace
 
-BlockCache::BlockCache(std::size_t capacity_bytes) : capacity_(capacity_bytes) {
-  const int n = shard_count(capacity_bytes);
-  shard_mask_ = static_cast<std::uint64_t>(n - 1);
-  shard_budget_ = capacity_bytes / static_cast<std::size_t>(n);
-  shards_ = std::make_unique<Shard[]>(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) shards_[i].head.prev = shards_[i].head.next = &shards_[i].head;
+struct CachedBlock {
+  PackedBlock data;
+  std::atomic<std::uint8_t> referenced{1};
+  std::atomic<CachedBlock*>* slot = nullptr;  // where the BlockTable points to it
+  std::size_t charge = 0;
+};
+
+// ---- BlockTable -----------------------------------------------------------
+
+BlockTable::BlockTable(std::uint64_t num_blocks)
+    : num_pages_((num_blocks + kPageSize - 1) / kPageSize),
+      pages_(std::make_unique<std::atomic<Page*>[]>(std::max<std::uint64_t>(num_pages_, 1))) {}
+
+BlockTable::~BlockTable() {
+  for (std::uint64_t i = 0; i < num_pages_; ++i) delete pages_[i].load(std::memory_order_relaxed);
 }
+
+std::atomic<CachedBlock*>& BlockTable::slot(std::uint64_t b) {
+  std::atomic<Page*>& p = pages_[b >> kPageBits];
+  Page* page = p.load(std::memory_order_acquire);
+  if (page == nullptr) {
+    page = new Page;
+    p.store(page, std::memory_order_release);
+  }
+  return page->slots[b & (kPageSize - 1)];
+}
+
+// ---- BlockCache -----------------------------------------------------------
+
+BlockCache::BlockCache(std::size_t capacity_bytes)
+    : capacity_(capacity_bytes), counters_(std::make_unique<Counter[]>(kCounters)) {}
 
 BlockCache::~BlockCache() {
-  for (std::uint64_t i = 0; i <= shard_mask_; ++i) {
-    Shard& s = shards_[i];
-    for (Node* n = s.head.next; n != &s.head;) {
-      Node* next = n->next;
-      delete n;
-      n = next;
+  // No reader may be inside this cache any more (the Tablebase is going).
+  for (CachedBlock* b : resident_) delete b;
+  for (const Retired& r : retired_) delete r.block;
+}
+
+bool BlockCache::lookup(const BlockTable& table, std::uint64_t b, std::uint32_t index, std::uint16_t* code) {
+  ThreadRecord* rec = my_record();
+  Counter& counter = counters_[rec->index % kCounters];
+  const std::atomic<CachedBlock*>* slot = table.find(b);
+  if (slot != nullptr) {
+    // Announce, then look: an evictor either sees the announcement or has
+    // cleared the pointer before we load it (both seq_cst).
+    rec->epoch.store(g_epoch.load(std::memory_order_seq_cst), std::memory_order_seq_cst);
+    CachedBlock* block = slot->load(std::memory_order_seq_cst);
+    if (block != nullptr) {
+      *code = block->data.get(index);
+      if (block->referenced.load(std::memory_order_relaxed) == 0)
+        block->referenced.store(1, std::memory_order_relaxed);
+      rec->epoch.store(0, std::memory_order_release);
+      counter.hits.fetch_add(1, std::memory_order_relaxed);
+      return true;
     }
+    rec->epoch.store(0, std::memory_order_release);
   }
+  counter.misses.fetch_add(1, std::memory_order_relaxed);
+  return false;
 }
 
-bool BlockCache::lookup(std::uint64_t key, std::uint32_t index, std::uint16_t* code) {
-  Shard& s = shard_of(key);
-  std::lock_guard lock(s.mu);
-  const auto it = s.map.find(key);
-  if (it == s.map.end()) {
-    ++s.misses;
-    return false;
-  }
-  ++s.hits;
-  Node* n = it->second;
-  if (s.head.next != n) {
-    unlink(n);
-    push_front(s, n);
-  }
-  *code = n->block.get(index);
-  return true;
-}
-
-void BlockCache::insert(std::uint64_t key, PackedBlock block) {
-  const std::size_t charge = block.bytes() + kNodeOverhead;
-  if (charge > shard_budget_) return;
-  auto node = std::make_unique<Node>();
-  node->key = key;
-  node->block = std::move(block);
-  node->charge = charge;
-  std::vector<Node*> evicted;
+void BlockCache::insert(BlockTable& table, std::uint64_t b, PackedBlock block) {
+  const std::size_t charge = block.bytes() + kBlockOverhead;
+  if (charge > capacity_) return;
+  auto cb = std::make_unique<CachedBlock>();
+  cb->data = std::move(block);
+  cb->charge = charge;
+  std::vector<CachedBlock*> to_free;
   {
-    Shard& s = shard_of(key);
-    std::lock_guard lock(s.mu);
-    auto [it, inserted] = s.map.try_emplace(key, node.get());
-    if (!inserted) return;  // another thread read it meanwhile
-    Node* n = node.release();
-    push_front(s, n);
-    s.bytes += charge;
-    while (s.bytes > shard_budget_ && s.head.prev != n) {
-      Node* victim = s.head.prev;
-      unlink(victim);
-      s.map.erase(victim->key);
-      s.bytes -= victim->charge;
-      evicted.push_back(victim);
-    }
+    std::lock_guard lock(mu_);
+    std::atomic<CachedBlock*>& slot = table.slot(b);
+    if (slot.load(std::memory_order_relaxed) != nullptr) return;  // another thread read it meanwhile
+    while (bytes_ + charge > capacity_ && !resident_.empty()) evict_one();
+    cb->slot = &slot;
+    bytes_ += charge;
+    resident_.push_back(cb.get());
+    slot.store(cb.release(), std::memory_order_seq_cst);
+    reclaim();
   }
-  for (Node* v : evicted) delete v;  // freed outside the lock
 }
 
-BlockCache::Stats BlockCache::stats() const {
-  Stats st;
-  for (std::uint64_t i = 0; i <= shard_mask_; ++i) {
-    Shard& s = shards_[i];
-    std::lock_guard lock(s.mu);
-    st.hits += s.hits;
-    st.misses += s.misses;
-    st.blocks += s.map.size();
-    st.bytes += s.bytes;
+// Clears one block's pointer and retires it (mu_ held).
+void BlockCache::evict_one() {
+  for (;;) {
+    if (hand_ >= resident_.size()) hand_ = 0;
+    CachedBlock* b = resident_[hand_];
+    if (b->referenced.load(std::memory_order_relaxed) != 0) {
+      b->referenced.store(0, std::memory_order_relaxed);  // a second chance
+      ++hand_;
+      continue;
+    }
+    resident_[hand_] = resident_.back();
+    resident_.pop_back();
+    b->slot->store(nullptr, std::memory_order_seq_cst);
+    const std::uint64_t tag = g_epoch.fetch_add(1, std::memory_order_seq_cst) + 1;
+    bytes_ -= b->charge;
+    retired_bytes_ += b->charge;
+    retired_.push_back({b, tag});
+    return;
   }
+}
+
+// Frees the retired blocks no reader can still be looking at (mu_ held).
+void BlockCache::reclaim() {
+  if (retired_.empty()) return;
+  const std::uint64_t active = min_active_epoch();
+  std::size_t kept = 0;
+  for (const Retired& r : retired_) {
+    if (r.epoch <= active) {
+      retired_bytes_ -= r.block->charge;
+      delete r.block;
+    } else {
+      retired_[kept++] = r;
+    }
+  }
+  retired_.resize(kept);
+}
+
+BlockCache::Stats BlockCache::stats() {
+  Stats st;
+  for (int i = 0; i < kCounters; ++i) {
+    st.hits += counters_[i].hits.load(std::memory_order_relaxed);
+    st.misses += counters_[i].misses.load(std::memory_order_relaxed);
+  }
+  std::lock_guard lock(mu_);
+  reclaim();
+  st.blocks = resident_.size();
+  st.bytes = bytes_ + retired_bytes_;
   st.reads = reads_.load(std::memory_order_relaxed);
   return st;
 }

@@ -1,10 +1,25 @@
-// Private to damka_probe: decompressed table blocks in a bounded, sharded LRU.
+// Private to damka_probe: decompressed table blocks in a bounded cache that
+// threads read without taking any lock.
 //
-// A block is stored compactly: WDL codes (0..2) at 2 bits each, other codes
-// in one byte when they all fit, else two.  Keys are (file id, block): each
-// key hashes to one of up to 64 shards, each with its own mutex, hash map and
-// LRU list, so threads probing different blocks rarely meet.  A look-up reads
-// the wanted code while holding the shard's lock; nothing else is locked.
+// Blocks are stored compactly (PackedBlock): codes up to 3 (WDL) at 2 bits,
+// codes up to 255 in a byte, others in two bytes.
+//
+// Where a block is found: each table file has a BlockTable, an array of
+// atomic pointers, one per block of the file (in pages allocated on first
+// use).  A look-up loads the pointer and, if set, reads the code: no lock, no
+// write to memory shared with other threads (except setting the block's
+// "referenced" bit when it is clear).
+//
+// Freeing safely: a reader announces the current epoch in its own thread
+// record (a seq_cst store) before loading a block pointer and clears it
+// after reading the code.  Evicting a block clears its pointer, advances the
+// global epoch to a new value E and retires the block with tag E; it is
+// freed once every thread record is clear (0) or holds an epoch >= E (those
+// readers loaded the pointer after it was cleared).
+//
+// Which block to evict: CLOCK (second chance), an approximation of LRU that
+// needs no list update on a hit.  Inserting and evicting (the miss path,
+// after a block has been read and decompressed) take the cache's mutex.
 #pragma once
 
 #include <atomic>
@@ -14,7 +29,6 @@
 #include <memory>
 #include <mutex>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace damka::probe_detail {
@@ -23,8 +37,12 @@ class PackedBlock {
  public:
   enum class Kind : std::uint8_t { Bits2, U8, U16 };
   PackedBlock() = default;
-  // Codes of a WDL table (all <= 2) may be packed as 2-bit values.
-  static PackedBlock pack(std::span<const std::uint16_t> codes, bool wdl);
+  // The smallest kind holding codes up to max_code.
+  static Kind kind_for(std::uint16_t max_code) {
+    return max_code <= 3 ? Kind::Bits2 : max_code <= 0xFF ? Kind::U8 : Kind::U16;
+  }
+  // Every code must fit the kind (kind_for(the table's max_code)).
+  static PackedBlock pack(std::span<const std::uint16_t> codes, Kind kind);
 
   std::uint16_t get(std::uint32_t i) const {
     const std::uint8_t* p = bytes_.get();
@@ -49,6 +67,34 @@ class PackedBlock {
   std::unique_ptr<std::uint8_t[]> bytes_;
 };
 
+struct CachedBlock;
+
+// The block pointers of one table file.
+class BlockTable {
+ public:
+  explicit BlockTable(std::uint64_t num_blocks);
+  ~BlockTable();
+  BlockTable(const BlockTable&) = delete;
+  BlockTable& operator=(const BlockTable&) = delete;
+
+  // The slot of block b, or nullptr if its page does not exist yet.
+  std::atomic<CachedBlock*>* find(std::uint64_t b) const {
+    Page* page = pages_[b >> kPageBits].load(std::memory_order_acquire);
+    return page ? &page->slots[b & (kPageSize - 1)] : nullptr;
+  }
+  // The slot of block b, creating its page (call with the cache's mutex held).
+  std::atomic<CachedBlock*>& slot(std::uint64_t b);
+
+ private:
+  static constexpr int kPageBits = 10;
+  static constexpr std::uint64_t kPageSize = std::uint64_t{1} << kPageBits;
+  struct Page {
+    std::atomic<CachedBlock*> slots[kPageSize] = {};
+  };
+  std::uint64_t num_pages_;
+  std::unique_ptr<std::atomic<Page*>[]> pages_;
+};
+
 class BlockCache {
  public:
   explicit BlockCache(std::size_t capacity_bytes);
@@ -56,56 +102,42 @@ class BlockCache {
   BlockCache(const BlockCache&) = delete;
   BlockCache& operator=(const BlockCache&) = delete;
 
-  static std::uint64_t key(std::uint32_t file_id, std::uint64_t block) {
-    return (std::uint64_t{file_id} << 40) | block;
-  }
-  // If the block is cached: its code `index` in *code, the block made most
-  // recently used, true.
-  bool lookup(std::uint64_t key, std::uint32_t index, std::uint16_t* code);
-  // Adds a block (a no-op if it is there already, or larger than a shard).
-  void insert(std::uint64_t key, PackedBlock block);
+  // If block b of the table is cached: its code `index` in *code, true.
+  bool lookup(const BlockTable& table, std::uint64_t b, std::uint32_t index, std::uint16_t* code);
+  // Adds block b of the table (a no-op if it is there already or larger than
+  // the whole cache), evicting others to stay within the capacity.
+  void insert(BlockTable& table, std::uint64_t b, PackedBlock block);
   void count_read() { reads_.fetch_add(1, std::memory_order_relaxed); }
 
   std::size_t capacity() const { return capacity_; }
   struct Stats {
     std::uint64_t hits = 0, misses = 0, blocks = 0, bytes = 0, reads = 0;
   };
-  Stats stats() const;
+  Stats stats();
 
  private:
-  struct Node {
-    std::uint64_t key = 0;
-    Node* prev = nullptr;
-    Node* next = nullptr;
-    PackedBlock block;
-    std::size_t charge = 0;
+  void evict_one();
+  void reclaim();
+
+  struct alignas(64) Counter {
+    std::atomic<std::uint64_t> hits{0}, misses{0};
   };
-  struct alignas(64) Shard {
-    std::mutex mu;
-    std::unordered_map<std::uint64_t, Node*> map;
-    Node head;  // sentinel: head.next is the most recently used
-    std::size_t bytes = 0;
-    std::uint64_t hits = 0, misses = 0;
-  };
-  Shard& shard_of(std::uint64_t key) const {
-    return shards_[((key * 0x9E3779B97F4A7C15ull) >> 40) & shard_mask_];
-  }
-  static void unlink(Node* n) {
-    n->prev->next = n->next;
-    n->next->prev = n->prev;
-  }
-  static void push_front(Shard& s, Node* n) {
-    n->prev = &s.head;
-    n->next = s.head.next;
-    s.head.next->prev = n;
-    s.head.next = n;
-  }
+  static constexpr int kCounters = 64;
 
   std::size_t capacity_;
-  std::size_t shard_budget_;
-  std::uint64_t shard_mask_;
-  std::unique_ptr<Shard[]> shards_;
+  std::unique_ptr<Counter[]> counters_;  // by thread record, so threads rarely share one
   std::atomic<std::uint64_t> reads_{0};
+
+  std::mutex mu_;  // everything below
+  std::vector<CachedBlock*> resident_;  // the CLOCK ring
+  std::size_t hand_ = 0;
+  std::size_t bytes_ = 0;  // resident blocks, charged with bookkeeping
+  struct Retired {
+    CachedBlock* block;
+    std::uint64_t epoch;
+  };
+  std::vector<Retired> retired_;
+  std::size_t retired_bytes_ = 0;
 };
 
 }  // namespace damka::probe_detail

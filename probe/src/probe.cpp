@@ -65,9 +65,10 @@ struct TableFile {
   std::atomic<std::uint8_t> state{kUntried};
   std::mutex open_mu;  // held while opening
   std::unique_ptr<TableReader> reader;
-  std::uint32_t id = 0;  // cache key
   std::uint64_t block_size = 1;
   int block_shift = -1;  // log2(block_size) when a power of two
+  PackedBlock::Kind kind = PackedBlock::Kind::U16;  // how its blocks are cached
+  std::unique_ptr<probe_detail::BlockTable> blocks;  // where its cached blocks are
 };
 
 struct MaterialTables {
@@ -99,7 +100,6 @@ struct Tablebase::Impl {
   int max_pieces = 0;
   std::unique_ptr<std::atomic<MaterialTables*>[]> tables;  // by kNumbering slot; created on first use
   std::mutex create_mu;
-  std::atomic<std::uint32_t> next_file_id{1};
   mutable BlockCache cache;
   mutable std::mutex errors_mu;
   std::vector<std::string> errors;
@@ -112,7 +112,6 @@ struct Tablebase::Impl {
     std::lock_guard lock(create_mu);
     if (MaterialTables* t = slot.load(std::memory_order_acquire)) return *t;
     auto* t = new MaterialTables(canonical);
-    for (TableFile& f : t->files) f.id = next_file_id.fetch_add(1, std::memory_order_relaxed);
     slot.store(t, std::memory_order_release);
     return *t;
   }
@@ -154,6 +153,8 @@ struct Tablebase::Impl {
                   std::string(metric_name(metric)) + " with " + std::to_string(table_slots(t.index)));
     f.block_size = h.block_size;
     f.block_shift = std::has_single_bit(h.block_size) ? std::countr_zero(h.block_size) : -1;
+    f.kind = PackedBlock::kind_for(h.max_code);  // read_block checks every code against max_code
+    f.blocks = std::make_unique<probe_detail::BlockTable>(h.num_blocks);
     f.reader = std::move(*reader);
     f.state.store(kOpen, std::memory_order_release);
     return kOpen;
@@ -178,8 +179,7 @@ struct Tablebase::Impl {
       block = slot / f.block_size;
       at = slot % f.block_size;
     }
-    const std::uint64_t key = BlockCache::key(f.id, block);
-    if (cache.lookup(key, static_cast<std::uint32_t>(at), &code)) return ProbeStatus::Ok;
+    if (cache.lookup(*f.blocks, block, static_cast<std::uint32_t>(at), &code)) return ProbeStatus::Ok;
     if (mode == ProbeMode::Conditional) return ProbeStatus::NotCached;
     thread_local std::vector<std::uint16_t> codes;
     if (Status s = f.reader->read_block(block, codes); !s.ok()) {
@@ -192,7 +192,7 @@ struct Tablebase::Impl {
     }
     cache.count_read();
     code = codes[at];
-    if (cache.capacity() > 0) cache.insert(key, PackedBlock::pack(codes, metric == Metric::WDL));
+    if (cache.capacity() > 0) cache.insert(*f.blocks, block, PackedBlock::pack(codes, f.kind));
     return ProbeStatus::Ok;
   }
 

@@ -26,10 +26,13 @@
 // probes use the .wdl file, or the .dtw file when the .wdl one is missing.
 //
 // Cache and threads.  Every method is const and thread-safe.  Decompressed
-// blocks are kept in a bounded cache (sharded LRU, TablebaseOptions::
-// cache_bytes); probes of different shards never contend and no global lock
-// is taken on the hot path.  ProbeMode::Conditional never touches the disk
-// (no block read, no file opened): it answers NotCached instead.
+// blocks are kept in a bounded cache (TablebaseOptions::cache_bytes, CLOCK
+// eviction, an approximation of LRU).  A probe whose block is cached takes
+// no lock at all (block pointers are read atomically and freed only when no
+// reader can hold them, by epochs); a miss reads and decompresses its block
+// without a lock and takes the cache's mutex only to insert it.
+// ProbeMode::Conditional never touches the disk (no block read, no file
+// opened): it answers NotCached instead.
 #pragma once
 
 #include <cstddef>
@@ -160,9 +163,8 @@ class Tablebase {
   // Every error reported so far (one per damaged file), oldest first.
   std::vector<std::string> errors() const;
 
-  struct Impl;
-
  private:
+  struct Impl;
   explicit Tablebase(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

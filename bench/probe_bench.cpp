@@ -1,0 +1,166 @@
+// Benchmarks of damka_probe on real Russian tables (2K1Mv1K and what it
+// needs, built on first run into $DAMKA_BENCH_TABLES or a temporary folder
+// and reused after):
+//   BM_ProbeWdlCached      WDL probe, block in the cache (target: median < 150 ns);
+//                          with 2 threads the items/s should be >= 1.8x one thread's
+//   BM_ProbeWdlUncached    WDL probe whose block is not cached: it reads it
+//                          (pread from the OS page cache, checksum, zstd, decode;
+//                          /1 also packs, inserts and evicts) (target < 20 us)
+//   BM_ProbeDtwUncached    the same for DTW
+//   BM_ProbeConditional    conditional WDL probe, block cached
+//   BM_ProbeCapture        WDL probe of positions with a capture (from the successors)
+//   BM_ProbeMoves          every move with its DTW and DTC, blocks cached
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include "damka/generate.hpp"
+#include "damka/probe.hpp"
+#include "damka/slots.hpp"
+
+namespace damka {
+namespace {
+
+const Rules& russian() { return rules_of(Variant::Russian); }
+const Material kMaterial = *Material::parse("2K1Mv1K");
+
+const std::filesystem::path& table_root() {
+  static const std::filesystem::path dir = [] {
+    const char* env = std::getenv("DAMKA_BENCH_TABLES");
+    std::filesystem::path d = env ? std::filesystem::path(env)
+                                  : std::filesystem::temp_directory_path() /
+                                        ("damka_probe_bench_" + std::to_string(::getuid()));
+    GenerateOptions opt;
+    opt.out = d;
+    opt.only = kMaterial;
+    opt.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    auto r = generate(russian(), opt);  // skips tables already there
+    if (!r) std::fprintf(stderr, "probe_bench: generate: %s\n", r.message().c_str());
+    return d;
+  }();
+  return dir;
+}
+
+// 4096 random positions of the material (both colours to move), with or
+// without a capture for the side to move.
+const std::vector<Position>& positions(bool captures) {
+  auto make = [](bool want_capture) {
+    const MaterialIndex idx(kMaterial);
+    std::mt19937_64 rng(12345);
+    std::vector<Position> out;
+    while (out.size() < 4096) {
+      Position p = position_at(idx, rng() % table_slots(idx));
+      if (rng() & 1) p = p.flipped();
+      if (has_capture(russian(), p) == want_capture) out.push_back(p);
+    }
+    return out;
+  };
+  static const std::vector<Position> quiet = make(false), capture = make(true);
+  return captures ? capture : quiet;
+}
+
+std::unique_ptr<Tablebase> open_tb(std::size_t cache_bytes) {
+  TablebaseOptions opt;
+  opt.cache_bytes = cache_bytes;
+  auto tb = Tablebase::open(russian(), table_root(), opt);
+  if (!tb) {
+    std::fprintf(stderr, "probe_bench: %s\n", tb.message().c_str());
+    std::abort();
+  }
+  return std::move(*tb);
+}
+
+// One Tablebase with a large cache, warmed with every benchmark position.
+const Tablebase& cached_tb() {
+  static const std::unique_ptr<Tablebase> tb = [] {
+    auto t = open_tb(std::size_t{256} << 20);
+    for (bool c : {false, true})
+      for (const Position& p : positions(c))
+        for (Metric m : {Metric::WDL, Metric::DTW, Metric::DTC}) (void)t->probe(p, m);
+    return t;
+  }();
+  return *tb;
+}
+
+void BM_ProbeWdlCached(benchmark::State& state) {
+  const Tablebase& tb = cached_tb();
+  const auto& pos = positions(false);
+  std::size_t i = static_cast<std::size_t>(state.thread_index()) * 1031;
+  std::uint64_t bad = 0;
+  for (auto _ : state) {
+    const ProbeResult r = tb.probe_wdl(pos[i & 4095]);
+    bad += !r.ok();
+    benchmark::DoNotOptimize(r);
+    ++i;
+  }
+  if (bad) state.SkipWithError("a probe failed");
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ProbeWdlCached)->Threads(1)->Threads(2)->UseRealTime()->Repetitions(5)->ReportAggregatesOnly(true);
+
+void BM_ProbeConditional(benchmark::State& state) {
+  const Tablebase& tb = cached_tb();
+  const auto& pos = positions(false);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(tb.probe_wdl(pos[i & 4095], ProbeMode::Conditional));
+    ++i;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ProbeConditional);
+
+// Arg 0: no cache at all (every probe reads its block and throws it away).
+// Arg 1: a cache of 24 KiB, one block: most probes read their block, pack it,
+// insert it and evict the previous one (the whole miss path).
+void probe_uncached(benchmark::State& state, Metric metric) {
+  const auto tb = open_tb(state.range(0) == 0 ? 0 : 24 << 10);
+  const auto& pos = positions(false);
+  for (const Position& p : pos) (void)tb->probe(p, metric);  // open the file, bring it into the page cache
+  const CacheStats before = tb->cache_stats();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(tb->probe(pos[i & 4095], metric));
+    ++i;
+  }
+  const CacheStats after = tb->cache_stats();
+  state.counters["reads_per_probe"] =
+      static_cast<double>(after.reads - before.reads) / static_cast<double>(state.iterations());
+  state.SetItemsProcessed(state.iterations());
+}
+void BM_ProbeWdlUncached(benchmark::State& state) { probe_uncached(state, Metric::WDL); }
+void BM_ProbeDtwUncached(benchmark::State& state) { probe_uncached(state, Metric::DTW); }
+BENCHMARK(BM_ProbeWdlUncached)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_ProbeDtwUncached)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+void BM_ProbeCapture(benchmark::State& state) {
+  const Tablebase& tb = cached_tb();
+  const auto& pos = positions(true);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(tb.probe_wdl(pos[i & 4095]));
+    ++i;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ProbeCapture);
+
+void BM_ProbeMoves(benchmark::State& state) {
+  const Tablebase& tb = cached_tb();
+  const auto& pos = positions(false);
+  std::vector<MoveValue> mv;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(tb.probe_moves(pos[i & 4095], mv));
+    ++i;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ProbeMoves)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace damka
