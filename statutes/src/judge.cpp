@@ -86,4 +86,44 @@ Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const P
   return v;
 }
 
+Expected<StatuteVerdict> judge_with_tables(std::string_view rulebook, const Rules& rules, const Position& p,
+                                           int moves_played, const std::filesystem::path& tables_dir,
+                                           const std::filesystem::path& exe_dir) {
+  auto book = load_rulebook(rulebook, rulebook_search_path(exe_dir));
+  if (!book) return book.error();
+  TableDirValues values(rules, tables_dir);
+  return judge(*book, rules, p, moves_played, values);
+}
+
+nlohmann::ordered_json verdict_json(const StatuteVerdict& v) {
+  using json = nlohmann::ordered_json;
+  auto colour = [](std::optional<Color> c) -> json {
+    if (!c) return nullptr;
+    return *c == Color::White ? "white" : "black";
+  };
+  auto value = [](Value x) -> json {
+    return {{"result", x.wdl == Wdl::Win ? "win" : x.wdl == Wdl::Loss ? "loss" : "draw"}, {"plies", x.plies}};
+  };
+  json clauses = json::array();
+  for (const ClauseJudgement& j : v.clauses)
+    clauses.push_back({{"id", j.id},
+                       {"clause", j.number},
+                       {"summary", j.summary},
+                       {"limit", j.limit},
+                       {"metric", count_metric_name(j.metric)},
+                       {"stronger", colour(j.stronger)},
+                       {"count", value(j.count)},
+                       {"moves_needed", j.moves_needed < 0 ? json(nullptr) : json(j.moves_needed)},
+                       {"moves_left", j.moves_left},
+                       {"in_time", j.in_time}});
+  const ClauseJudgement* d = v.deciding_clause();
+  return {{"covered", v.covered},
+          {"value", value(v.value)},
+          {"winner", colour(v.winner)},
+          {"wins_in_time", v.wins_in_time},
+          {"deciding_clause", d ? json(d->id) : json(nullptr)},
+          {"clauses", clauses},
+          {"summary", v.summary}};
+}
+
 }  // namespace damka

@@ -416,7 +416,7 @@ nlohmann::ordered_json report_json(const StatuteReport& rep, const Rules& rules)
           {"tables", rep.tables},
           {"max_pieces_considered", rep.max_pieces},
           {"largest_table_pieces", rep.largest_table},
-          {"moves_needed", "ceil(d/2) with the winner to move, floor(d/2) with the defender to move, d = count plies"},
+          {"counting_rule", "a won position whose count is d plies needs ceil(d/2) moves of the winner with the winner to move, floor(d/2) with the defender to move"},
           {"clauses", clauses},
           {"not_judgeable", nj}};
 }

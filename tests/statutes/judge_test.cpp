@@ -35,7 +35,8 @@ StatuteVerdict judged(const Rulebook& b, const Position& p, int played) {
   return v ? *v : StatuteVerdict{};
 }
 
-TEST(Judge, FifteenMoveLimitBothSides) {
+// One test (each ctest process builds the fixture anew).
+TEST(Judge, BothSidesOfALimit) {
   const Rulebook ru = statutes_test::book("russian-federation");
   // The longest 3Kv1K win needs 13 moves (own DTW): in time with 2 moves
   // played, too late with 3.
@@ -69,11 +70,8 @@ TEST(Judge, FifteenMoveLimitBothSides) {
     }
   }
   EXPECT_EQ(seen, 2);
-}
 
-TEST(Judge, FiveMoveLimitOnTheMainRoad) {
   const Rulebook ua = statutes_test::book("ukrainian-64");
-  const Rulebook ru = statutes_test::book("russian-federation");
   // Black to move with the lone king on the main road, White winning in
   // exactly 5 moves: in time at 0 played, a draw at 1.
   const auto five = find(5, Color::Black, true);
@@ -105,22 +103,19 @@ TEST(Judge, FiveMoveLimitOnTheMainRoad) {
   const StatuteVerdict w = judged(ua, *off, 0);
   EXPECT_TRUE(w.wins_in_time) << w.summary;
   EXPECT_EQ(w.deciding_clause()->id, "6.4");
-}
 
-TEST(Judge, DrawsAndErrors) {
-  const Rulebook ru = statutes_test::book("russian-federation");
-  // The lone king on a1 holding the main road against three kings: a draw.
-  auto p = parse_fen(russian(), "W:WKc1,Ke1,Kg1:BKa1");
-  ASSERT_TRUE(p.ok());
-  const StatuteVerdict d = judged(ru, *p, 0);
+  // Draws and errors.  The lone king on a1 holding the main road against three kings: a draw.
+  auto a1 = parse_fen(russian(), "W:WKc1,Ke1,Kg1:BKa1");
+  ASSERT_TRUE(a1.ok());
+  const StatuteVerdict d = judged(ru, *a1, 0);
   EXPECT_TRUE(d.covered);
   EXPECT_FALSE(d.winner.has_value());
   EXPECT_FALSE(d.wins_in_time);
   EXPECT_NE(d.summary.find("draw with perfect play"), std::string::npos) << d.summary;
 
   SolverValues values(three_kings().solver);
-  EXPECT_FALSE(judge(ru, russian(), *p, -1, values).ok());
-  EXPECT_FALSE(judge(ru, rules_of(Variant::Thai), *p, 0, values).ok());
+  EXPECT_FALSE(judge(ru, russian(), *a1, -1, values).ok());
+  EXPECT_FALSE(judge(ru, rules_of(Variant::Thai), *a1, 0, values).ok());
   // No table for this material in the solver: an error, not a guess.
   auto q = parse_fen(russian(), "W:WKc1,Ke1,g3:BKa1");
   ASSERT_TRUE(q.ok());

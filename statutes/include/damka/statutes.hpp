@@ -276,6 +276,17 @@ struct StatuteVerdict {
 Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const Position& p, int moves_played,
                                const ValueSource& values);
 
+// The same in one call, for command lines and the C API: the rulebook is
+// loaded by name (rulebook_search_path(exe_dir)) and the values are read from
+// the table files in `tables_dir` (only the materials needed are loaded).
+Expected<StatuteVerdict> judge_with_tables(std::string_view rulebook, const Rules& rules, const Position& p,
+                                           int moves_played, const std::filesystem::path& tables_dir,
+                                           const std::filesystem::path& exe_dir = {});
+
+// The verdict as JSON: value, winner, wins_in_time, deciding clause, every
+// applicable clause with its limit, moves needed and left, and the summary.
+nlohmann::ordered_json verdict_json(const StatuteVerdict& verdict);
+
 // ------------------------------------------------------------------- report
 
 struct ReportOptions {
