@@ -76,7 +76,7 @@ Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const P
         " left; the win needs " + std::to_string(d->moves_needed) + " (" + count_phrase(*d) + ")";
   } else {
     s = "draw by " + d->number + ": " + colour_name(*v.winner) + " needs " + std::to_string(d->moves_needed) +
-        " more moves (" + count_phrase(*d) + ") but " +
+        " moves (" + count_phrase(*d) + ") but " +
         (d->moves_left > 0 ? "only " + std::to_string(d->moves_left) + " are left"
                            : std::string("the limit is already reached")) +
         " (limit " + std::to_string(d->limit) + ", " + std::to_string(moves_played) + " played); without the statute " +

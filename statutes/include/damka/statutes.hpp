@@ -262,16 +262,25 @@ struct StatuteVerdict {
   // The winner still wins under the statutes (a win with no clause applying
   // counts as a win); false for draws.
   bool wins_in_time = false;
-  std::string summary;  // one line, e.g. "White wins in time under 2.1.9.1.4: needs 7 of 15 moves ..."
+  // One line, e.g. "White wins in time: 2.1.9.1.4 allows 15 moves, 2 played,
+  // 13 left; the win needs 13 (dtw 25 plies)" or "draw by 6.3.1: White needs
+  // 6 moves (dtw 12 plies) but only 5 are left (limit 5, 0 played);
+  // without the statute White wins".
+  std::string summary;
 
   const ClauseJudgement* deciding_clause() const { return deciding < 0 ? nullptr : &clauses[deciding]; }
 };
 
 // Judges position p under the rulebook, `moves_played` moves of the stronger
-// side having been played since the current balance arose (the same count is
-// used for every clause; with men on the board a man move restarts only the
-// kings-only clauses, so pass the count since the last man move for those).
-// Errors: the book does not govern these rules, the table is missing,
+// side having been played since the current balance arose.  That one count is
+// used for every applicable clause (2.1.9.1.8 restarts on man moves as well,
+// so with men on the board its own count may be smaller: the verdict is then
+// on the safe side for the defender).  Each clause is judged on its own: the
+// winner is in time for a clause when the moves it needs in that clause's
+// metric are at most limit - moves_played.  Kings-only values of a material
+// with men are computed on first use (a fraction of a second at 4 pieces) and
+// kept in `values`.
+// Errors: the book does not govern these rules, a table is missing,
 // moves_played < 0, p invalid or with a side without pieces.
 Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const Position& p, int moves_played,
                                const ValueSource& values);
