@@ -31,7 +31,7 @@ TableHeader default_table_header(const Rules& rules, Material canonical, Metric 
   } else {
     h.encoding = ValueEncoding::U16Planes;
     h.block_size = 4096;
-    h.zstd_level = 15;
+    h.zstd_level = 6;
   }
   return h;
 }
