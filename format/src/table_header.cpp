@@ -27,11 +27,11 @@ TableHeader default_table_header(const Rules& rules, Material canonical, Metric 
   if (metric == Metric::WDL) {
     h.encoding = ValueEncoding::Wdl2;
     h.block_size = 32768;
-    h.zstd_level = 19;
+    h.zstd_level = 12;
   } else {
     h.encoding = ValueEncoding::U16Planes;
     h.block_size = 4096;
-    h.zstd_level = 6;
+    h.zstd_level = 9;
   }
   return h;
 }
