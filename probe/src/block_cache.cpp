@@ -237,10 +237,12 @@ void BlockCache::insert(BlockTable& table, std::uint64_t b, PackedBlock block) {
 
 // Clears one block's pointer and retires it (mu_ held).
 void BlockCache::evict_one() {
-  for (;;) {
+  // Two sweeps clear every bit; readers setting bits again meanwhile cannot
+  // keep us going longer than that.
+  for (std::size_t steps = 0;; ++steps) {
     if (hand_ >= resident_.size()) hand_ = 0;
     CachedBlock* b = resident_[hand_];
-    if (b->referenced.load(std::memory_order_relaxed) != 0) {
+    if (b->referenced.load(std::memory_order_relaxed) != 0 && steps < 2 * resident_.size()) {
       b->referenced.store(0, std::memory_order_relaxed);  // a second chance
       ++hand_;
       continue;
