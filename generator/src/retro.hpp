@@ -7,6 +7,7 @@
 #include "damka/index.hpp"
 #include "damka/movegen.hpp"
 #include "damka/solver.hpp"
+#include "damka/unmove.hpp"
 
 namespace damka::retro {
 
@@ -33,12 +34,5 @@ class Successors {
 SolveStats solve_material(const Rules& rules, const Material& m, const Successors& succ, SolvedTable& out,
                           int threads, const Solver::ProgressFn& progress);
 
-// The candidate predecessors of q inside its level: positions from which a
-// quiet king move of the side not to move in q leads to q.  Those whose side
-// to move has a capture are not real predecessors (the move was illegal).
-template <class F>
-void for_each_king_unmove(const Rules& r, const Position& q, F&& f);
-
 }  // namespace damka::retro
 
-#include "retro_unmove.hpp"

@@ -8,6 +8,7 @@
 #include "damka/slots.hpp"
 #include "damka/statutes.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/unmove.hpp"
 
 namespace damka {
 namespace {
@@ -22,25 +23,13 @@ const MaterialIndex& index_of(const Material& canonical) {
   return *slot;
 }
 
-// Positions from which a quiet king move of the side not to move in q leads
-// to q, and where that move was legal (no capture was available).
+// Positions from which a quiet, legal (no capture available) king move of
+// the side not to move in q leads to q.
 template <class F>
-void for_each_king_unmove(const Rules& rules, const Position& q, F&& f) {
-  const Color mover = opposite(q.side_to_move);
-  const Bitboard empty = q.empty();
-  for (Bitboard ks = q.kings[idx(mover)]; ks; ks &= ks - 1) {
-    const int to = lsb(ks);
-    for (int d = 0; d < kNumDirs; ++d) {
-      for (int from = step(to, static_cast<Dir>(d)); from >= 0 && (empty & bit(from));
-           from = step(from, static_cast<Dir>(d))) {
-        Position p = q;
-        p.kings[idx(mover)] ^= bit(to) | bit(from);
-        p.side_to_move = mover;
-        if (!has_capture(rules, p)) f(p);
-        if (rules.king_range == KingRange::Short) break;
-      }
-    }
-  }
+void for_each_legal_king_unmove(const Rules& rules, const Position& q, F&& f) {
+  for_each_king_unmove(rules, q, [&](const Position& p) {
+    if (!has_capture(rules, p)) f(p);
+  });
 }
 
 }  // namespace
@@ -195,7 +184,7 @@ Expected<std::vector<std::uint16_t>> compute_kings_only(const Rules& rules, cons
       if (done[s]) continue;
       done[s] = 1;
       codes[s] = (win ? Value::win(static_cast<int>(d)) : Value::loss(static_cast<int>(d))).encode();
-      for_each_king_unmove(rules, position_at(index, s), [&](const Position& p) {
+      for_each_legal_king_unmove(rules, position_at(index, s), [&](const Position& p) {
         const std::uint64_t ps = locate_slot(index, p);
         if (done[ps]) return;
         const Wdl wp = wdl_at(ps);

@@ -1,4 +1,4 @@
-// Un-moves of quiet king moves (internal; included by retro.hpp).
+// Un-moves of quiet king moves (used by the retrograde solver and statutes).
 //
 // A quiet king move from a to b is undone by moving the king from b back to a
 // along the same free diagonal, so the un-move targets of a king on b are
@@ -8,7 +8,9 @@
 // pass; see Facts::capture).
 #pragma once
 
-namespace damka::retro {
+#include "damka/movegen.hpp"
+
+namespace damka {
 
 template <class F>
 void for_each_king_unmove(const Rules& r, const Position& q, F&& f) {
@@ -29,4 +31,4 @@ void for_each_king_unmove(const Rules& r, const Position& q, F&& f) {
   }
 }
 
-}  // namespace damka::retro
+}  // namespace damka
