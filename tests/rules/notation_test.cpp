@@ -133,7 +133,9 @@ TEST(Notation, BadMovesAreRejected) {
   for (const char* bad : {"", "c3", "c3-c4", "c3-e5", "z3-d4", "c3-d4-e5", "a1-b2", "c3--d4"}) {
     auto m = parse_move(ru, start, bad);
     EXPECT_FALSE(m.ok()) << bad;
-    if (!m.ok()) EXPECT_NE(m.message().find("move"), std::string::npos) << m.message();
+    if (!m.ok()) {
+      EXPECT_NE(m.message().find("move"), std::string::npos) << m.message();
+    }
   }
   EXPECT_NE(parse_move(ru, start, "c3-e5").message().find("legal:"), std::string::npos);
 }
