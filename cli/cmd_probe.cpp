@@ -2,12 +2,14 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "damka/notation.hpp"
 #include "damka/probe.hpp"
+#include "damka/statutes.hpp"
 
 namespace damka::cli {
 namespace {
@@ -63,12 +65,19 @@ void register_probe(CLI::App& app, int& rc) {
     std::string tables = "data/tables";
     std::string fen;
     bool json = false, pv = false;
+    std::string rulebook;
+    int moves = 0;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("-v,--variant", o->variant, "Variant: " + variant_names())->capture_default_str();
   cmd->add_option("--tables", o->tables, "Directory of tables (as given to `damka generate -o`)")->capture_default_str();
   cmd->add_flag("--json", o->json, "Print the result as JSON on stdout");
   cmd->add_flag("--pv", o->pv, "Also print the principal variation (the best line to the end of the game)");
+  cmd->add_option("-r,--rulebook", o->rulebook,
+                  "Also judge the position under this rulebook's draw statutes (e.g. russian-federation)");
+  cmd->add_option("--moves", o->moves, "With --rulebook: moves of the stronger side already played since the current "
+                                       "balance of forces arose")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->add_option("fen", o->fen, "The position (PDN FEN), e.g. W:WKa1,Kc3:BKh8")->required();
   cmd->callback([o, &rc] {
     const Rules* rules = lookup_variant("probe", o->variant);
@@ -108,6 +117,9 @@ void register_probe(CLI::App& app, int& rc) {
       rc = 1;
       return;
     }
+
+    std::optional<Expected<StatuteVerdict>> verdict;
+    if (!o->rulebook.empty()) verdict = judge_with_tables(o->rulebook, *rules, p, o->moves, o->tables, exe_dir());
 
     const Metric metrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
     ProbeResult values[3];
@@ -158,6 +170,16 @@ void register_probe(CLI::App& app, int& rc) {
           j["pv"] = {{"status", std::string(probe_status_name(pv_status))}};
         }
       }
+      if (verdict) {
+        if (verdict->ok()) {
+          nlohmann::json v = nlohmann::json::parse(verdict_json(**verdict).dump());
+          v["rulebook"] = o->rulebook;
+          v["moves_played"] = o->moves;
+          j["statutes"] = v;
+        } else {
+          j["statutes"] = {{"rulebook", o->rulebook}, {"error", verdict->message()}};
+        }
+      }
       if (!all_known) {
         const auto missing = tb.missing_tables(p, Metric::DTW);
         nlohmann::json arr = nlohmann::json::array();
@@ -198,6 +220,17 @@ void register_probe(CLI::App& app, int& rc) {
         else
           std::printf("\nPrincipal variation (%zu plies): %s\n", pv.size(), line_text(*rules, p, pv).c_str());
       }
+    }
+    if (verdict && !o->json) {
+      if (verdict->ok())
+        std::printf("\nStatutes (%s, %d moves played): %s\n", o->rulebook.c_str(), o->moves,
+                    (*verdict)->summary.c_str());
+      else
+        std::cerr << "damka probe: statutes: " << verdict->message() << "\n";
+    }
+    if (verdict && !verdict->ok()) {
+      rc = 1;
+      return;
     }
     if (!all_known) {
       std::cerr << "damka probe: some values are not known (tables missing or damaged in " << tb.directory().string()

@@ -8,15 +8,6 @@
 #include "damka/statutes.hpp"
 
 namespace damka::cli {
-namespace {
-
-std::filesystem::path exe_dir() {
-  std::error_code ec;
-  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::filesystem::path() : p.parent_path();
-}
-
-}  // namespace
 
 void register_statutes(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("statutes", "What a rulebook's draw statutes imply, clause by clause, from the tables");

@@ -1,6 +1,7 @@
 // Small helpers shared by the subcommands.
 #pragma once
 
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -17,6 +18,13 @@ inline const Rules* lookup_variant(const char* command, const std::string& name)
     return nullptr;
   }
   return &rules_of(*v);
+}
+
+// The directory of the running executable (rulebooks are looked up near it).
+inline std::filesystem::path exe_dir() {
+  std::error_code ec;
+  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : p.parent_path();
 }
 
 }  // namespace damka::cli

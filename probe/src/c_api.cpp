@@ -6,18 +6,15 @@
 #include <new>
 #include <string>
 
+#include "damka/detail/c_api.hpp"
 #include "damka/notation.hpp"
 #include "damka/probe.hpp"
 
-struct damka_tablebase {
-  std::unique_ptr<damka::Tablebase> tb;
-};
-
 namespace {
-
-using namespace damka;
-
 thread_local std::string g_last_error;
+}  // namespace
+
+namespace damka::capi {
 
 damka_status fail(damka_status s, std::string_view message) noexcept {
   try {
@@ -27,6 +24,23 @@ damka_status fail(damka_status s, std::string_view message) noexcept {
   }
   return s;
 }
+
+damka_status read_fen(const damka_tablebase* h, const char* fen, Position& p) {
+  if (fen == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "fen is NULL");
+  auto parsed = parse_fen(h->tb->rules(), fen);
+  if (!parsed) return fail(DAMKA_E_BAD_FEN, parsed.message());
+  p = *parsed;
+  return DAMKA_OK;
+}
+
+}  // namespace damka::capi
+
+namespace {
+
+using namespace damka;
+using capi::fail;
+using capi::guarded;
+using capi::read_fen;
 
 damka_status from_probe(ProbeStatus s, const damka_tablebase* h, const Position* p) {
   switch (s) {
@@ -47,20 +61,6 @@ damka_status from_probe(ProbeStatus s, const damka_tablebase* h, const Position*
   return fail(DAMKA_E_INTERNAL, "unexpected probe status");
 }
 
-// Runs f, turning exceptions into statuses.
-template <class F>
-damka_status guarded(F&& f) noexcept {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    return fail(DAMKA_E_NO_MEMORY, "out of memory");
-  } catch (const std::exception& e) {
-    return fail(DAMKA_E_INTERNAL, std::string("internal error: ") + e.what());
-  } catch (...) {
-    return fail(DAMKA_E_INTERNAL, "internal error");
-  }
-}
-
 damka_status make_position(uint32_t wm, uint32_t wk, uint32_t bm, uint32_t bk, int stm, Position& p) {
   if (stm != DAMKA_WHITE && stm != DAMKA_BLACK)
     return fail(DAMKA_E_BAD_ARGUMENT, "side_to_move must be DAMKA_WHITE (0) or DAMKA_BLACK (1)");
@@ -69,14 +69,6 @@ damka_status make_position(uint32_t wm, uint32_t wk, uint32_t bm, uint32_t bk, i
   p.men[1] = bm;
   p.kings[1] = bk;
   p.side_to_move = stm == DAMKA_WHITE ? Color::White : Color::Black;
-  return DAMKA_OK;
-}
-
-damka_status read_fen(const damka_tablebase* h, const char* fen, Position& p) {
-  if (fen == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "fen is NULL");
-  auto parsed = parse_fen(h->tb->rules(), fen);
-  if (!parsed) return fail(DAMKA_E_BAD_FEN, parsed.message());
-  p = *parsed;
   return DAMKA_OK;
 }
 

@@ -1,0 +1,49 @@
+/* damka C API, draw statutes: the rule-aware probe.
+ *
+ * Extends damka.h on the same handle: says whether the stronger side can
+ * still win a position before the rulebook's draw statutes declare a draw,
+ * given the moves already played under the current balance of forces, and
+ * names the deciding clause.  Errors are reported as in damka.h (a status,
+ * and damka_last_error() for the message); no exception crosses this API.
+ *
+ *   damka_statute_verdict v;
+ *   if (damka_judge_statute_fen(tb, "russian-federation", "W:WKa1,Kc3,Ke5:BKh8", 10, &v) == DAMKA_OK)
+ *     printf("%s\n", v.summary);
+ *
+ * Rulebooks are data files (data/rulebooks/NAME.json) found in ./data/rulebooks,
+ * then in the source tree damka was built from.
+ */
+#ifndef DAMKA_STATUTES_H
+#define DAMKA_STATUTES_H
+
+#include "damka.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct damka_statute_verdict {
+  int covered;       /* 1 when some clause of the rulebook applies to the position */
+  int winner;        /* DAMKA_WHITE or DAMKA_BLACK: who wins without statutes; -1 if nobody */
+  int wins_in_time;  /* 1 when the winner still wins before any applicable statute declares a draw */
+  int moves_needed;  /* the winner's moves the deciding clause counts; -1 if none */
+  int moves_left;    /* the deciding clause's limit minus the moves played */
+  int limit;         /* the deciding clause's limit in moves; 0 if none */
+  char clause[32];   /* the deciding clause id, e.g. "2.1.9.1.3" or "2.1.9.1.5/4-5"; "" if none */
+  char summary[512]; /* one line in English, cut to fit */
+} damka_statute_verdict;
+
+/* Judges a position given as a FEN under the rulebook `rulebook` (e.g.
+ * "russian-federation", "ukrainian-64"); moves_played >= 0 moves of the
+ * stronger side since the current balance arose.  Reads the handle's table
+ * directory.  Returns DAMKA_OK, DAMKA_E_BAD_FEN, DAMKA_E_BAD_ARGUMENT (NULL,
+ * unknown rulebook, negative moves, a rulebook for another variant),
+ * DAMKA_UNKNOWN (a table is missing) or DAMKA_E_INTERNAL. */
+damka_status damka_judge_statute_fen(const damka_tablebase* tb, const char* rulebook, const char* fen,
+                                     int moves_played, damka_statute_verdict* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DAMKA_STATUTES_H */
