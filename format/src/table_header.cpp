@@ -26,7 +26,7 @@ TableHeader default_table_header(const Rules& rules, Material canonical, Metric 
   // Measured on Russian 2K1Mv1K1M (18.5M slots; see FORMAT.md, "Defaults").
   if (metric == Metric::WDL) {
     h.encoding = ValueEncoding::Wdl2;
-    h.block_size = 32768;
+    h.block_size = 16384;
     h.zstd_level = 12;
   } else {
     h.encoding = ValueEncoding::U16Planes;

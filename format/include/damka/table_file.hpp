@@ -55,8 +55,8 @@ struct TableHeader {
 };
 
 // A header with this build's defaults for the metric: WDL uses Wdl2 with
-// 32768 positions per block and zstd level 19; DTW and DTC use U16Planes
-// with 4096 positions per block and level 15 (measurements in FORMAT.md).
+// 16384 positions per block and zstd level 12; DTW and DTC use U16Planes
+// with 4096 positions per block and level 9 (measurements in FORMAT.md).
 TableHeader default_table_header(const Rules& rules, Material canonical, Metric metric);
 
 // Whether a header describes a table this build can write or read
