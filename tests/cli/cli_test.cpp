@@ -2,6 +2,7 @@
 // messages for bad input, and a generate -> verify -> info -> probe ->
 // statutes round on small tables, including a damaged file.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -34,7 +35,7 @@ Outcome damka(const std::string& args) {
 class Cli : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / "damka-cli-test";
+    dir_ = fs::temp_directory_path() / ("damka-cli-test-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     const Outcome g = damka("generate -v russian -n 3 -t 2 -o " + dir_.string());
     ASSERT_EQ(g.code, 0) << g.out;
@@ -118,7 +119,7 @@ TEST_F(Cli, StatutesReportRunsAndNamesMissingTables) {
 }
 
 TEST_F(Cli, DamagedTableFileIsReportedByName) {
-  const fs::path copy = fs::temp_directory_path() / "damka-cli-damaged";
+  const fs::path copy = fs::temp_directory_path() / ("damka-cli-damaged-" + std::to_string(::getpid()));
   fs::remove_all(copy);
   fs::copy(dir_, copy, fs::copy_options::recursive);
   const fs::path victim = copy / "russian" / "2Kv1K.dtw";

@@ -1,6 +1,7 @@
 // The rule-aware probe through the C API (damka_statutes.h): positions on
 // both sides of a limit, and bad arguments.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 class StatutesCApi : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / "damka-statutes-capi";
+    dir_ = fs::temp_directory_path() / ("damka-statutes-capi-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     damka::GenerateOptions o;
     o.max_pieces = 4;

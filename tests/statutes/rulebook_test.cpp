@@ -1,6 +1,7 @@
 // Rulebooks as data: the two federations' books load with the clauses the
 // seeds give, and broken books are refused with clear messages.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -96,7 +97,7 @@ TEST(Rulebook, UnknownNameListsTheKnownOnes) {
 }
 
 TEST(Rulebook, OverrideDirectory) {
-  const auto dir = std::filesystem::temp_directory_path() / "damka_statutes_books";
+  const auto dir = std::filesystem::temp_directory_path() / ("damka_statutes_books_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string text = R"({"name": "mine", "title": "t", "source": "s", "variants": ["russian"],
     "clauses": [{"id": "1", "text": "x", "summary": "king vs king", "judgeable": true,
@@ -227,7 +228,7 @@ TEST(Report, JsonTextAndSvg) {
   EXPECT_NE(text.find("2.1.9.1.4"), std::string::npos);
   EXPECT_NE(text.find("Clauses a table cannot judge"), std::string::npos);
 
-  const auto dir = std::filesystem::temp_directory_path() / "damka_statutes_svg";
+  const auto dir = std::filesystem::temp_directory_path() / ("damka_statutes_svg_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   auto files = write_svgs(*r, russian(), dir);
   ASSERT_TRUE(files.ok()) << files.message();

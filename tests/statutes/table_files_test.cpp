@@ -1,6 +1,7 @@
 // The statutes read from table files (as `damka statutes --tables DIR` does)
 // give what they give from the in-memory solver.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -14,7 +15,7 @@ using namespace damka;
 using statutes_test::russian;
 
 TEST(TableFiles, ReportAndJudgeFromFiles) {
-  const auto dir = std::filesystem::temp_directory_path() / "damka_statutes_tables";
+  const auto dir = std::filesystem::temp_directory_path() / ("damka_statutes_tables_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   GenerateOptions g;
   g.max_pieces = 3;
