@@ -186,7 +186,14 @@ int capture_value(const Position& p, const Move& m) {
 void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
   const Color me = p.side_to_move;
   CaptureSearch cs(r, p, out);
-  for (Bitboard b = p.men[idx(me)]; b; b &= b - 1) cs.run(lsb(b), false);
+  // Only men with a first jump (an opponent next to them, an empty square
+  // behind it) start a search.
+  const Bitboard opp = p.pieces(opposite(me));
+  const Bitboard empty = p.empty();
+  Bitboard capturers = 0;
+  for (Dir d : r.men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me))
+    capturers |= shift(shift(empty, reverse(d)) & opp, reverse(d));
+  for (Bitboard b = p.men[idx(me)] & capturers; b; b &= b - 1) cs.run(lsb(b), false);
   for (Bitboard b = p.kings[idx(me)]; b; b &= b - 1) cs.run(lsb(b), true);
   if (out.empty()) return;
 
