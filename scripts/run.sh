@@ -8,6 +8,4 @@ cd "$(dirname "$0")/.."
 bash scripts/build.sh
 ./build/damka generate --variant russian --pieces 4 --out data/tables
 ./build/damka verify data/tables --variant russian
-if ./build/damka statutes --help >/dev/null 2>&1 && [ -d data/rulebooks ]; then
-  ./build/damka statutes --rulebook russian-federation --tables data/tables
-fi
+./build/damka statutes --rulebook russian-federation --tables data/tables
