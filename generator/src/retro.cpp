@@ -29,7 +29,6 @@
 #include <atomic>
 #include <cassert>
 #include <chrono>
-#include <limits>
 
 #include "damka/slots.hpp"
 
@@ -51,7 +50,8 @@ struct Facts {
   bool capture = false;               // must capture: no quiet move leads here
 };
 
-std::uint16_t sat_inc(std::uint16_t d) { return static_cast<std::uint16_t>(d + 1); }
+// A successor's distance seen from the mover (one ply more).
+std::uint16_t one_more(std::uint16_t d) { return static_cast<std::uint16_t>(d + 1); }
 
 int progress(Bitboard white_men, Bitboard black_men) {
   int p = 0;
@@ -178,12 +178,12 @@ class MaterialSolver {
       exit_codes(apply(p, mv), dtw, dtc);
       const Value v = Value::decode(dtw);
       const bool conversion = mv.is_capture() || mv.promotes;
-      const std::uint16_t c = conversion ? 1 : sat_inc(Value::decode(dtc).plies);
+      const std::uint16_t c = conversion ? 1 : one_more(Value::decode(dtc).plies);
       if (v.wdl == Wdl::Loss) {
-        f.win_exit_dtw = std::min(f.win_exit_dtw, sat_inc(v.plies));
+        f.win_exit_dtw = std::min(f.win_exit_dtw, one_more(v.plies));
         f.win_exit_dtc = std::min(f.win_exit_dtc, c);
       } else if (v.wdl == Wdl::Win) {
-        f.loss_exit_dtw = std::max(f.loss_exit_dtw, sat_inc(v.plies));
+        f.loss_exit_dtw = std::max(f.loss_exit_dtw, one_more(v.plies));
         f.loss_exit_dtc = std::max(f.loss_exit_dtc, c);
       } else {
         f.draw_exit = true;
