@@ -2,7 +2,6 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -51,7 +50,7 @@ void register_generate(CLI::App& app, int& rc) {
     GenerateOptions opt;
     opt.max_pieces = o->pieces;
     opt.out = o->out;
-    opt.threads = o->threads > 0 ? o->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    opt.threads = resolve_threads(o->threads);
     opt.dry_run = o->dry_run;
     if (!o->material.empty()) {
       auto m = Material::parse(o->material);

@@ -2,7 +2,6 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -30,7 +29,7 @@ void register_verify(CLI::App& app, int& rc) {
       rc = 2;
       return;
     }
-    const int threads = o->threads > 0 ? o->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = resolve_threads(o->threads);
     ProgressBar bar;
     nlohmann::json tables = nlohmann::json::array(), mismatches = nlohmann::json::array();
     VerifyCallbacks cb;

@@ -1,9 +1,11 @@
 // Small helpers shared by the subcommands.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <thread>
 
 #include "damka/rules.hpp"
 
@@ -18,6 +20,11 @@ inline const Rules* lookup_variant(const char* command, const std::string& name)
     return nullptr;
   }
   return &rules_of(*v);
+}
+
+// A --threads value: 0 means every core.
+inline int resolve_threads(int requested) {
+  return requested > 0 ? requested : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 // The directory of the running executable (rulebooks are looked up near it).
