@@ -13,7 +13,7 @@ namespace {
 class FileReader : public SuccessorReader {
  public:
   FileReader(const std::vector<FileSuccessors::Entry>& entries, std::uint64_t cache_bytes) : entries_(entries) {
-    std::uint64_t largest = 1;
+    std::uint64_t largest = 4096;
     for (const auto& e : entries) largest = std::max<std::uint64_t>(largest, e.file->header().block_size);
     const std::uint64_t want = std::max<std::uint64_t>(16, cache_bytes / (largest * 2));
     bits_ = std::bit_width(want) - 1;
