@@ -259,8 +259,12 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
     const std::uint64_t levels = (L.level_slots(static_cast<int>(p)) + above) * 2 * P;
     // Units: the largest is both parts of a configuration.
     std::size_t units = L.sym ? (L.levels[p].size() + 1) / 2 : L.levels[p].size();
-    const std::uint64_t unit = UnitSolver::scratch_bytes(2 * L.K, static_cast<int>(P));
-    const std::uint64_t scratch = units_in_parallel(units, threads) ? unit * threads : unit;
+    // Quiet king moves per position: a few per king (measured about 9 for a
+    // flying king among 7 pieces).
+    const std::uint64_t edges = static_cast<std::uint64_t>(std::max(canonical.wk, canonical.bk)) * 9;
+    const std::uint64_t scratch = units_in_parallel(units, threads)
+                                      ? UnitSolver::scratch_bytes(2 * L.K, static_cast<int>(P), edges) * threads
+                                      : UnitSolver::scratch_bytes(2 * L.K, static_cast<int>(P), 0);
     if (levels + scratch > worst) {
       worst = levels + scratch;
       plan.levels = levels;

@@ -100,6 +100,7 @@ std::uint64_t UnitSolver::next_local(Position q) const {
   return L_.level_offset(side, c) + L_.index.rank_kings(q.kings[0], q.kings[1], q.men[0] | q.men[1]);
 }
 
+template <bool Edges>
 void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                         MoveList& moves) const {
   const Position p = position(u, l);
@@ -117,6 +118,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorRea
   for (const Move& mv : moves) {
     if (!mv.is_capture() && (my_kings & bit(mv.from))) {
       ++in;
+      if constexpr (Edges) s.fwd.push_back(static_cast<std::uint32_t>(local_of(u, apply(p, mv))));
       continue;
     }
     const Position q = apply(p, mv);
@@ -146,6 +148,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorRea
   }
   s.in[l] = in;
   s.flags[l] = flags;
+  if constexpr (Edges) s.fwd_off[l + 1] = static_cast<std::uint32_t>(s.fwd.size());
   for (int i = 0; i < np; ++i) {
     s.win_exit[i][l] = win_exit[i];
     s.loss_exit[i][l] = loss_exit[i];
@@ -163,9 +166,12 @@ void UnitSolver::Scratch::resize(std::uint64_t n, int passes) {
   }
 }
 
-std::uint64_t UnitSolver::scratch_bytes(std::uint64_t unit_positions, int passes) {
-  // in, flags, pending (1 each), queued (2), exits (4 per pass), buckets (~8).
-  return unit_positions * (5 + 4 * static_cast<std::uint64_t>(passes) + 8);
+std::uint64_t UnitSolver::scratch_bytes(std::uint64_t unit_positions, int passes, std::uint64_t edges_per_position) {
+  // in, flags, pending (1 each), queued (2), exits (4 per pass), buckets
+  // (~8), and for serial units the move graph: two offsets and two entries
+  // per edge (4 bytes each).
+  const std::uint64_t graph = edges_per_position ? 8 + 8 * edges_per_position : 0;
+  return unit_positions * (5 + 4 * static_cast<std::uint64_t>(passes) + 8 + graph);
 }
 
 template <bool Par>
@@ -221,8 +227,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
     const std::uint16_t value = (win ? Value::win(static_cast<int>(d)) : Value::loss(static_cast<int>(d))).encode();
     if (!O::claim(code_at(l), value)) return;
     const auto next = static_cast<std::uint16_t>(d + 1);
-    for_each_king_unmove(r_, position(u, l), [&](const Position& pp) {
-      const std::uint64_t lp = local_of(u, pp);
+    auto visit = [&](std::uint64_t lp) {
       if ((s.flags[lp] & kCaptureFlag) || O::is_set(code_at(lp))) return;
       if (!win) {
         // pp moves into a lost position: a win in d + 1 (if it keeps the win).
@@ -233,7 +238,12 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
         if (sec ? wdl(lp) != Wdl::Loss : (win_exit[lp] != kInf || (s.flags[lp] & kDrawExit))) return;
         push(out, std::max<std::uint64_t>(next, loss_exit[lp]), lp * 2);
       }
-    });
+    };
+    if constexpr (Par) {
+      for_each_king_unmove(r_, position(u, l), [&](const Position& pp) { visit(local_of(u, pp)); });
+    } else {
+      for (std::uint32_t e = s.rev_off[l]; e < s.rev_off[l + 1]; ++e) visit(s.rev[e]);
+    }
   };
 
   for (std::uint64_t d = 0; d < buckets.size(); ++d) {
@@ -271,11 +281,25 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   }
 }
 
+void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n) {
+  s.rev_off.assign(n + 1, 0);
+  for (std::uint32_t q : s.fwd) ++s.rev_off[q + 1];
+  for (std::uint64_t l = 0; l < n; ++l) s.rev_off[l + 1] += s.rev_off[l];
+  s.rev.resize(s.fwd.size());
+  std::vector<std::uint32_t>& at = s.fwd_off;  // reused as fill positions once fwd is read
+  std::vector<std::uint32_t> fill(s.rev_off.begin(), s.rev_off.end() - 1);
+  for (std::uint64_t p = 0; p < n; ++p)
+    for (std::uint32_t e = at[p]; e < at[p + 1]; ++e) s.rev[fill[s.fwd[e]]++] = static_cast<std::uint32_t>(p);
+}
+
 void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                               LevelArrays& cur, MoveList& moves) const {
   const std::uint64_t n = u.parts * L_.K;
   s.resize(n, passes_.size());
-  for (std::uint64_t l = 0; l < n; ++l) gather(u, l, s, rd, next, moves);
+  s.fwd.clear();
+  s.fwd_off.assign(n + 1, 0);
+  for (std::uint64_t l = 0; l < n; ++l) gather<true>(u, l, s, rd, next, moves);
+  build_predecessors(s, n);
   for (int i = 0; i < passes_.size(); ++i) propagate<false>(u, s, cur, i, 1);
 }
 
@@ -292,7 +316,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
     for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
       if (failed.load(std::memory_order_relaxed)) continue;
       try {
-        gather(u, static_cast<std::uint64_t>(l), s, rd, next, moves);
+        gather<false>(u, static_cast<std::uint64_t>(l), s, rd, next, moves);
       } catch (const std::exception& e) {
 #pragma omp critical(damka_engine_error)
         if (!failed.exchange(true)) error = e.what();

@@ -25,9 +25,14 @@ class UnitSolver {
     std::vector<std::uint16_t> queued;
     std::vector<std::uint16_t> win_exit[kMaxPasses], loss_exit[kMaxPasses];
     std::vector<std::vector<std::uint64_t>> buckets;
+    // In-unit move graph (serial units): forward edges as gathered, then
+    // each position's predecessors (CSR), so the passes need no un-moves.
+    std::vector<std::uint32_t> fwd, fwd_off, rev, rev_off;
     void resize(std::uint64_t n, int passes);
   };
-  static std::uint64_t scratch_bytes(std::uint64_t unit_positions, int passes);
+  // Bytes of a Scratch for a unit; edges_per_position = 0 for a unit solved
+  // by a team of threads (no move graph is kept).
+  static std::uint64_t scratch_bytes(std::uint64_t unit_positions, int passes, std::uint64_t edges_per_position);
 
   UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes);
 
@@ -46,10 +51,12 @@ class UnitSolver {
   Position position(const Unit& u, std::uint64_t l) const;
   std::uint64_t local_of(const Unit& u, Position p) const;
   std::uint64_t next_local(Position q) const;
+  template <bool Edges>
   void gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
               MoveList& moves) const;
   template <bool Par>
   void propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass, int threads) const;
+  static void build_predecessors(Scratch& s, std::uint64_t n);
 
   const Rules& r_;
   const Layout& L_;
