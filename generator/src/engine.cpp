@@ -95,9 +95,47 @@ namespace {
 
 constexpr std::uint64_t kFixedBytes = std::uint64_t{48} << 20;  // process, buffers, zstd contexts
 
-// A level solved by units in parallel (each by one thread), or unit by unit
-// with every thread.
-bool units_in_parallel(std::size_t units, int threads) { return threads == 1 || units >= 2 * static_cast<std::size_t>(threads); }
+// How a level is solved: units in parallel, each by one thread keeping its
+// move graph (fastest) or not (less memory), or unit by unit with every
+// thread (few units, or units too large for one thread each).
+enum class Mode { SerialGraph, Serial, Team };
+
+struct LevelPlan {
+  Mode mode = Mode::Team;
+  std::uint64_t levels = 0;   // this level's and the next one's values
+  std::uint64_t scratch = 0;  // unit working memory, all threads
+};
+
+LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint64_t fixed, std::uint64_t budget) {
+  LevelPlan lp;
+  const std::uint64_t above = static_cast<std::size_t>(p) + 1 < L.levels.size() ? L.level_slots(p + 1) : 0;
+  lp.levels = (L.level_slots(p) + above) * 2 * static_cast<std::uint64_t>(passes);
+  const std::size_t units = L.sym ? (L.levels[p].size() + 1) / 2 : L.levels[p].size();
+  const std::uint64_t unit_positions = 2 * L.K;  // the largest unit: both parts of a configuration
+  // Quiet king moves per position: a few per king (about 9 for a flying
+  // king among 7 pieces).
+  const std::uint64_t edges = static_cast<std::uint64_t>(std::max(L.m.wk, L.m.bk)) * 9;
+  const std::uint64_t t = static_cast<std::uint64_t>(threads);
+  const std::uint64_t have = budget > fixed + lp.levels ? budget - fixed - lp.levels : 0;
+  if (threads == 1 || units >= 2 * static_cast<std::size_t>(threads)) {
+    const std::uint64_t graph = UnitSolver::scratch_bytes(unit_positions, passes, edges) * t;
+    const std::uint64_t plain = UnitSolver::scratch_bytes(unit_positions, passes, 0) * t;
+    // The graph only where it costs a fraction of the budget.
+    if (graph <= have / 2) {
+      lp.mode = Mode::SerialGraph;
+      lp.scratch = graph;
+      return lp;
+    }
+    if (plain <= have / 2 || threads == 1) {
+      lp.mode = Mode::Serial;
+      lp.scratch = plain;
+      return lp;
+    }
+  }
+  lp.mode = Mode::Team;
+  lp.scratch = UnitSolver::scratch_bytes(unit_positions, passes, 0);
+  return lp;
+}
 
 // Finished values by slot, per pass: in memory, or in a temporary file.
 class SlotStore {
@@ -249,32 +287,24 @@ std::unique_ptr<SuccessorReader> FunctionSuccessors::reader() const { return std
 MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int threads, std::uint64_t reader_bytes,
                        std::uint64_t budget) {
   const Layout L(canonical);
-  const auto P = static_cast<std::uint64_t>(PassList(metrics).size());
+  const int P = PassList(metrics).size();
   threads = std::max(1, threads);
   MemoryPlan plan;
+  plan.readers = reader_bytes * static_cast<std::uint64_t>(threads);
+  const std::uint64_t fixed = plan.readers + kFixedBytes;
   std::uint64_t worst = 0;
   for (std::size_t p = 0; p < L.levels.size(); ++p) {
     if (L.levels[p].empty()) continue;
-    const std::uint64_t above = p + 1 < L.levels.size() ? L.level_slots(static_cast<int>(p) + 1) : 0;
-    const std::uint64_t levels = (L.level_slots(static_cast<int>(p)) + above) * 2 * P;
-    // Units: the largest is both parts of a configuration.
-    std::size_t units = L.sym ? (L.levels[p].size() + 1) / 2 : L.levels[p].size();
-    // Quiet king moves per position: a few per king (measured about 9 for a
-    // flying king among 7 pieces).
-    const std::uint64_t edges = static_cast<std::uint64_t>(std::max(canonical.wk, canonical.bk)) * 9;
-    const std::uint64_t scratch = units_in_parallel(units, threads)
-                                      ? UnitSolver::scratch_bytes(2 * L.K, static_cast<int>(P), edges) * threads
-                                      : UnitSolver::scratch_bytes(2 * L.K, static_cast<int>(P), 0);
-    if (levels + scratch > worst) {
-      worst = levels + scratch;
-      plan.levels = levels;
-      plan.units = scratch;
+    const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget);
+    if (lp.levels + lp.scratch > worst) {
+      worst = lp.levels + lp.scratch;
+      plan.levels = lp.levels;
+      plan.units = lp.scratch;
     }
   }
-  plan.readers = reader_bytes * threads;
   const std::uint64_t slots = table_slots(L.index);
-  plan.minimum = plan.levels + plan.units + plan.readers + kFixedBytes;
-  plan.store = slots * 2 * P;
+  plan.minimum = worst + fixed;
+  plan.store = slots * 2 * static_cast<std::uint64_t>(P);
   plan.spill = plan.minimum + plan.store > budget;
   if (plan.spill) {
     plan.spill_disk = plan.store;
@@ -319,7 +349,9 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       for (int k = 0; k < P; ++k) cur.codes[k].assign(L.level_slots(p), kUnset);
       const LevelArrays* above = next.p == p + 1 ? &next : nullptr;
       const std::vector<Unit> units = units_of_level(L, p);
-      if (units_in_parallel(units.size(), threads)) {
+      const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget);
+      if (lp.mode != Mode::Team) {
+        const bool graph = lp.mode == Mode::SerialGraph;
         // Chunks of at least 8 units per thread and 2^20 positions (for
         // progress reports); tiny units are handed out several at a time.
         const std::uint64_t unit_positions = (L.sym ? 1 : 2) * L.K;
@@ -337,7 +369,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
             for (std::int64_t i = static_cast<std::int64_t>(first); i < static_cast<std::int64_t>(last); ++i) {
               if (failed.load(std::memory_order_relaxed)) continue;
               try {
-                solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves);
+                solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph);
               } catch (const std::bad_alloc&) {
 #pragma omp critical(damka_engine_error)
                 if (!failed.exchange(true)) error = "out of memory";

@@ -174,7 +174,7 @@ std::uint64_t UnitSolver::scratch_bytes(std::uint64_t unit_positions, int passes
   return unit_positions * (5 + 4 * static_cast<std::uint64_t>(passes) + 8 + graph);
 }
 
-template <bool Par>
+template <bool Par, bool Edges>
 void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass, int threads) const {
   using O = Ops<Par>;
   const MetricSpec& spec = passes_.specs[pass];
@@ -239,10 +239,10 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
         push(out, std::max<std::uint64_t>(next, loss_exit[lp]), lp * 2);
       }
     };
-    if constexpr (Par) {
-      for_each_king_unmove(r_, position(u, l), [&](const Position& pp) { visit(local_of(u, pp)); });
-    } else {
+    if constexpr (Edges) {
       for (std::uint32_t e = s.rev_off[l]; e < s.rev_off[l + 1]; ++e) visit(s.rev[e]);
+    } else {
+      for_each_king_unmove(r_, position(u, l), [&](const Position& pp) { visit(local_of(u, pp)); });
     }
   };
 
@@ -293,14 +293,19 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n) {
 }
 
 void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
-                              LevelArrays& cur, MoveList& moves) const {
+                              LevelArrays& cur, MoveList& moves, bool edges) const {
   const std::uint64_t n = u.parts * L_.K;
   s.resize(n, passes_.size());
+  if (!edges) {
+    for (std::uint64_t l = 0; l < n; ++l) gather<false>(u, l, s, rd, next, moves);
+    for (int i = 0; i < passes_.size(); ++i) propagate<false, false>(u, s, cur, i, 1);
+    return;
+  }
   s.fwd.clear();
   s.fwd_off.assign(n + 1, 0);
   for (std::uint64_t l = 0; l < n; ++l) gather<true>(u, l, s, rd, next, moves);
   build_predecessors(s, n);
-  for (int i = 0; i < passes_.size(); ++i) propagate<false>(u, s, cur, i, 1);
+  for (int i = 0; i < passes_.size(); ++i) propagate<false, true>(u, s, cur, i, 1);
 }
 
 void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
@@ -324,10 +329,8 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
     }
   }
   if (failed) return;
-  for (int i = 0; i < passes_.size(); ++i) propagate<true>(u, s, cur, i, threads);
+  for (int i = 0; i < passes_.size(); ++i) propagate<true, false>(u, s, cur, i, threads);
 }
 
-template void UnitSolver::propagate<false>(const Unit&, Scratch&, LevelArrays&, int, int) const;
-template void UnitSolver::propagate<true>(const Unit&, Scratch&, LevelArrays&, int, int) const;
 
 }  // namespace damka::engine_detail

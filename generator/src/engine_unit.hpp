@@ -38,8 +38,9 @@ class UnitSolver {
 
   // Solves u by this thread alone; writes its values into `cur`.  `next`
   // holds the level above (null at the top level: no man move is possible).
+  // With `edges`, the unit's move graph is kept (faster, more memory).
   void solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next, LevelArrays& cur,
-                    MoveList& moves) const;
+                    MoveList& moves, bool edges) const;
   // Solves u with `threads` threads (readers: one per thread).  On an
   // exception in a worker, `error` receives its message.
   void solve_parallel(const Unit& u, Scratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
@@ -54,7 +55,7 @@ class UnitSolver {
   template <bool Edges>
   void gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
               MoveList& moves) const;
-  template <bool Par>
+  template <bool Par, bool Edges>
   void propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass, int threads) const;
   static void build_predecessors(Scratch& s, std::uint64_t n);
 
