@@ -1,6 +1,7 @@
 // write_table: compress the blocks (in parallel), then write header, block
 // table, blocks and trailer to a temporary file and rename it into place.
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -70,6 +72,15 @@ Status write_all(int fd, const unsigned char* p, std::size_t n) {
   return {};
 }
 
+// Test-only fault injection: DAMKA_TEST_FAULT=kill-mid-write kills this
+// process (SIGKILL) after the temporary file's header is written,
+// kill-before-rename after the temporary file is complete and closed, so
+// tests can check what a killed run leaves behind.  Unset in normal use.
+void maybe_die(const char* point) {
+  const char* fault = std::getenv("DAMKA_TEST_FAULT");
+  if (fault != nullptr && std::strcmp(fault, point) == 0) ::kill(::getpid(), SIGKILL);
+}
+
 }  // namespace
 
 Status write_table(const std::filesystem::path& path, const TableHeader& header, std::span<const std::uint16_t> codes,
@@ -123,11 +134,13 @@ Status write_table(const std::filesystem::path& path, const TableHeader& header,
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return fail("cannot create " + tmp.string() + ": " + std::strerror(errno));
   Status s = write_all(fd, head.data(), head.size());
+  if (s.ok()) maybe_die("kill-mid-write");
   if (s.ok()) s = write_all(fd, table.data(), table.size());
   for (std::size_t b = 0; s.ok() && b < blocks.size(); ++b) s = write_all(fd, blocks[b].data(), blocks[b].size());
   if (s.ok()) s = write_all(fd, trailer.data(), trailer.size());
   if (s.ok() && options.fsync && ::fsync(fd) != 0) s = Error(std::string("fsync: ") + std::strerror(errno));
   if (::close(fd) != 0 && s.ok()) s = Error(std::string("close: ") + std::strerror(errno));
+  if (s.ok()) maybe_die("kill-before-rename");
   if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
     s = Error("cannot rename " + tmp.string() + ": " + std::strerror(errno));
   if (!s.ok()) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <system_error>
 
+#include "damka/output_lock.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
@@ -134,6 +135,9 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   std::error_code ec;
   std::filesystem::create_directories(table_dir(opt.out, rules), ec);
   if (ec) return Error(table_dir(opt.out, rules).string() + ": cannot create directory: " + ec.message());
+  // One run per folder and family; stale temporary files removed (output_lock.hpp).
+  auto output_lock = lock_output(rules, opt.out, cb.notice);
+  if (!output_lock) return output_lock.error();
   const std::vector<Material> order = targets(opt);
 
   // When each table is last needed, so memory holds only what is still used.

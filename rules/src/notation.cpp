@@ -9,7 +9,7 @@
 namespace damka {
 namespace {
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string quoted(std::string_view s) { return quote_for_message(s); }
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -29,6 +29,25 @@ bool all_digits(std::string_view s) {
 }
 
 }  // namespace
+
+std::string quote_for_message(std::string_view s, std::size_t max_bytes) {
+  std::string out = "'";
+  const std::size_t n = std::min(s.size(), max_bytes);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7F) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += '\'';
+  if (s.size() > n) out += "... (" + std::to_string(s.size()) + " bytes)";
+  return out;
+}
 
 std::string square_name_algebraic(const Rules& r, int sq) {
   std::string s;
