@@ -7,6 +7,7 @@
 // that mutations reach the checks behind them: field validation, zstd
 // frames, the value encodings.
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -39,9 +40,15 @@ void repair_checksums(std::vector<unsigned char>& f) {
   put_le(&f[f.size() - kTrailerSize], XXH3_64bits(f.data(), f.size() - kTrailerSize), 8);
 }
 
-const std::string& scratch_path() {
-  static const std::string path = "/tmp/damka_fuzz_table_" + std::to_string(::getpid()) + ".wdl";
-  return path;
+// The file lives in memory (memfd), reached through its /proc/self/fd path
+// like any file: no disk I/O per input.
+struct Scratch {
+  int fd = ::memfd_create("damka_fuzz_table", MFD_CLOEXEC);
+  std::string path = "/proc/self/fd/" + std::to_string(fd);
+};
+const Scratch& scratch() {
+  static const Scratch s;
+  return s;
 }
 
 }  // namespace
@@ -50,14 +57,10 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
   if (size < 1) return 0;
   std::vector<unsigned char> file(data + 1, data + size);
   if (data[0] & 1) repair_checksums(file);
-  {
-    const int fd = ::open(scratch_path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) return 0;
-    const bool ok = file.empty() || ::write(fd, file.data(), file.size()) == static_cast<ssize_t>(file.size());
-    ::close(fd);
-    if (!ok) return 0;
-  }
-  auto reader = TableReader::open(scratch_path());
+  const Scratch& sc = scratch();
+  if (sc.fd < 0 || ::ftruncate(sc.fd, 0) != 0) return 0;
+  if (!file.empty() && ::pwrite(sc.fd, file.data(), file.size(), 0) != static_cast<ssize_t>(file.size())) return 0;
+  auto reader = TableReader::open(sc.path);
   if (!reader) {
     DAMKA_FUZZ_CHECK(!reader.message().empty(), "an error without a message");
     return 0;

@@ -193,7 +193,7 @@ Status TableReader::verify_file_checksum() const {
   XXH3_state_t* state = XXH3_createState();
   if (state == nullptr) return error("out of memory", ErrorCode::Io);
   XXH3_64bits_reset(state);
-  Bytes buf(1 << 20);
+  Bytes buf(static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{1} << 20, end)));  // no larger than the file
   int err = 0;
   for (std::uint64_t at = 0; err == 0 && at < end;) {
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), end - at));

@@ -3,6 +3,7 @@
 // mistakes each give a clear message and a non-zero exit, nothing stray
 // or lost.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "damka/output_lock.hpp"
 #include "damka/table_paths.hpp"
@@ -124,12 +126,37 @@ TEST_F(CliFaults, SymlinkLoopDoesNotFailTheWholeInfo) {
   EXPECT_NE(r.out.find("1Mv1M.dtc"), std::string::npos) << r.out;
 }
 
+// Runs damka with only descriptors 0..2 inherited and at most `limit` open.
+Outcome damka_with_fd_limit(const std::vector<std::string>& args, rlim_t limit) {
+  int out[2];
+  if (::pipe(out) != 0) return {-1, "pipe failed"};
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(out[1], 1);
+    ::dup2(out[1], 2);
+    for (int fd = 3; fd < 1024; ++fd) ::close(fd);  // whatever the test runner left open
+    const rlimit rl{limit, limit};
+    ::setrlimit(RLIMIT_NOFILE, &rl);
+    std::vector<char*> argv{const_cast<char*>(DAMKA_EXE)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(DAMKA_EXE, argv.data());
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  ::close(out[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text};
+}
+
 TEST_F(CliFaults, TooFewFileDescriptorsIsAnIoErrorNotCorruption) {
   ASSERT_EQ(damka("generate -v russian -n 2 -t 1 -o " + q(dir_)).code, 0);
   // stdin, stdout, stderr and one more: the first table opens, the next cannot.
-  // (The redirections happen outside, before the limit.)
-  const Outcome r =
-      shell("(ulimit -n 4; exec " + std::string(DAMKA_EXE) + " probe --tables " + q(dir_) + " 'W:WKa1:BKh2')");
+  const Outcome r = damka_with_fd_limit({"probe", "--tables", dir_.string(), "W:WKa1:BKh2"}, 4);
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("Too many open files"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("I/O error"), std::string::npos) << r.out;
