@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <chrono>
 #include <filesystem>
@@ -96,6 +97,30 @@ TEST(TableFaults, ErrorCodesTellMissingFromUnreadableFromDamaged) {
   const auto bad = TableReader::open(damaged);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.code(), ErrorCode::Corrupt);
+}
+
+// Found by fuzzing (fuzz/fuzz_table.cpp): a WDL table in u16 encoding whose
+// codes go above 2 had valid checksums and was read.
+TEST(TableFaults, WdlTableWithCodesAboveTwoIsRefusedInAnyEncoding) {
+  TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("1Kv1K"), Metric::DTW);
+  std::vector<std::uint16_t> codes(h.slots, 5);  // win in 2
+  const fs::path p = fault_dir() / "wdl_u16.wdl";
+  ASSERT_TRUE(write_table(p, h, codes).ok());
+  // Relabel it WDL (byte 13) with a valid header checksum.
+  std::vector<unsigned char> bytes;
+  {
+    std::ifstream in(p, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[13] = static_cast<unsigned char>(Metric::WDL);
+  const std::uint64_t sum = XXH3_64bits(bytes.data(), 120);
+  for (int i = 0; i < 8; ++i) bytes[120 + i] = static_cast<unsigned char>(sum >> (8 * i));
+  std::ofstream(p, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(bytes.data()),
+                                                             static_cast<std::streamsize>(bytes.size()));
+  const auto r = TableReader::open(p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("WDL table with max code 5"), std::string::npos) << r.message();
+  EXPECT_EQ(r.code(), ErrorCode::Corrupt);
 }
 
 TEST(TableFaults, TemporaryFilePattern) {
