@@ -12,9 +12,16 @@ targets=("$@")
 ((${#targets[@]})) || targets=(fuzz_fen fuzz_move fuzz_table fuzz_rulebook)
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Release -DDAMKA_FUZZ=ON \
   -DDAMKA_TESTS=OFF -DDAMKA_BENCH=OFF >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]}"
+cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]}" c_api_enum_check
 mkdir -p build-fuzz/findings
 status=0
+# The C API given enum values outside their enums, under UBSan.
+if UBSAN_OPTIONS=halt_on_error=1 ./build-fuzz/fuzz/c_api_enum_check build-fuzz; then
+  echo "fuzz: c_api_enum_check: ok"
+else
+  echo "fuzz: c_api_enum_check: FAILED" >&2
+  status=1
+fi
 for t in "${targets[@]}"; do
   # New inputs go to build-fuzz/corpus/<target>; the seeds in the repository stay as they are.
   mkdir -p "build-fuzz/corpus/$t"

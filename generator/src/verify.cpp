@@ -63,12 +63,13 @@ Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesys
                  ErrorCode::NotFound);
   }
   std::set<Material> found;
-  for (const auto& e : std::filesystem::directory_iterator(family, ec)) {
-    if (e.path().extension() != ".dtw") continue;
-    auto m = Material::parse(e.path().stem().string());
+  for (std::filesystem::directory_iterator it(family, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::filesystem::path& e = it->path();
+    if (e.extension() != ".dtw") continue;
+    auto m = Material::parse(e.stem().string());
     if (m && m->is_canonical() && m->white() > 0 && m->black() > 0) found.insert(*m);
   }
-  if (ec) return Error(family.string() + ": " + ec.message());
+  if (ec) return Error(family.string() + ": " + ec.message(), ErrorCode::Io);
   int max_pieces = 0;
   for (const Material& m : found) max_pieces = std::max(max_pieces, m.pieces());
   std::vector<Material> order;
