@@ -16,6 +16,8 @@ nlohmann::json side_json(const SideCounts& c) {
           {"longest_win_dtc_plies", c.longest_win_dtc}};
 }
 
+constexpr int kMaxGeneratePieces = 8;  // -n and -m
+
 const char* action_name(TableReport::Action a) {
   return a == TableReport::Action::Built ? "built" : a == TableReport::Action::Skipped ? "present" : "to build";
 }
@@ -36,7 +38,7 @@ void register_generate(CLI::App& app, int& rc) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("-v,--variant", o->variant, "Variant: " + variant_names())->capture_default_str();
   cmd->add_option("-n,--pieces", o->pieces, "Largest number of pieces on the board")
-      ->capture_default_str()->check(CLI::Range(2, 8));
+      ->capture_default_str()->check(CLI::Range(2, kMaxGeneratePieces));
   cmd->add_option("-o,--out", o->out, "Directory of tables (a subfolder per variant family)")->capture_default_str();
   cmd->add_option("-t,--threads", o->threads, "Threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 256));
   cmd->add_option("-m,--material", o->material, "Build only this material and what it needs, e.g. 3Kv1K");
@@ -51,6 +53,11 @@ void register_generate(CLI::App& app, int& rc) {
   cmd->callback([o, &rc] {
     auto rules = lookup_variant("generate", o->variant);
     if (!rules) {
+      rc = 2;
+      return;
+    }
+    if (o->out.empty()) {
+      std::cerr << "damka generate: --out is empty; name the directory of tables (e.g. -o data/tables)\n";
       rc = 2;
       return;
     }
@@ -87,6 +94,12 @@ void register_generate(CLI::App& app, int& rc) {
       }
       if (m->white() == 0 || m->black() == 0) {
         std::cerr << "damka generate: material " << m->name() << " has a side without pieces (nothing to solve)\n";
+        rc = 2;
+        return;
+      }
+      if (m->pieces() > kMaxGeneratePieces) {
+        std::cerr << "damka generate: material " << m->name() << " has " << m->pieces() << " pieces; damka builds "
+                  << "tables of at most " << kMaxGeneratePieces << " pieces (as -n)\n";
         rc = 2;
         return;
       }
@@ -150,6 +163,10 @@ void register_generate(CLI::App& app, int& rc) {
     }
     ProgressBar bar;
     GenerateCallbacks cb;
+    cb.notice = [&](const std::string& text) {
+      bar.finish();
+      std::cerr << "damka generate: " << text << "\n";
+    };
     cb.progress = [&](const Progress& p) {
       char pct[16];
       std::snprintf(pct, sizeof pct, "%.0f%%", p.total ? 100.0 * double(p.done) / double(p.total) : 100.0);

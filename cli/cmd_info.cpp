@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "damka/table_file.hpp"
+#include "damka/table_paths.hpp"
 
 namespace damka::cli {
 namespace {
@@ -150,18 +151,45 @@ void register_info(CLI::App& app, int& rc) {
   cmd->add_option("path", o->path, "A table file, or a directory of tables")->required();
   cmd->add_flag("--json", o->json, "Print JSON on stdout");
   cmd->callback([o, &rc] {
-    std::vector<fs::path> files;
+    std::vector<fs::path> files, strays;
+    Json errors = Json::array();
     std::error_code ec;
     if (fs::is_directory(o->path, ec)) {
-      for (fs::recursive_directory_iterator it(o->path, ec), end; !ec && it != end; it.increment(ec))
-        if (it->is_regular_file() && is_table_name(it->path())) files.push_back(it->path());
+      for (fs::recursive_directory_iterator it(o->path, ec), end; !ec && it != end; it.increment(ec)) {
+        if (temp_table_file_pid(it->path().filename().string()) >= 0) {
+          strays.push_back(it->path());
+          continue;
+        }
+        if (!is_table_name(it->path())) continue;
+        // An entry that cannot be examined (a symlink loop, a FIFO, ...) is
+        // an error of its own; the other tables are still shown.
+        std::error_code entry_ec;
+        if (!it->is_regular_file(entry_ec) && !entry_ec) {
+          if (it->is_directory(entry_ec)) continue;
+          entry_ec = std::make_error_code(std::errc::invalid_argument);
+        }
+        if (entry_ec) {
+          const std::string msg = it->path().string() + ": " +
+                                  (entry_ec == std::errc::invalid_argument ? std::string("not a regular file")
+                                                                           : entry_ec.message());
+          std::cerr << "damka info: " << msg << "\n";
+          errors.push_back({{"path", it->path().string()}, {"error", msg}});
+          rc = 1;
+          continue;
+        }
+        files.push_back(it->path());
+      }
       if (ec) {
         std::cerr << "damka info: " << o->path << ": " << ec.message() << "\n";
         rc = 1;
         return;
       }
       std::sort(files.begin(), files.end());
-      if (files.empty()) {
+      std::sort(strays.begin(), strays.end());
+      for (const fs::path& p : strays)
+        std::cerr << "damka info: stray temporary file " << p.string()
+                  << " (left by a killed run; the next `damka generate` into this folder removes it)\n";
+      if (files.empty() && errors.empty()) {
         std::cerr << "damka info: no tables (*.wdl, *.dtw, *.dtc) in " << o->path << "\n";
         rc = 1;
         return;
@@ -169,10 +197,10 @@ void register_info(CLI::App& app, int& rc) {
     } else {
       files.push_back(o->path);
     }
-    Json tables = Json::array(), errors = Json::array();
+    Json tables = Json::array();
     std::uint64_t slots[3] = {0, 0, 0}, bytes[3] = {0, 0, 0};  // by metric
     int good = 0;
-    rc = 0;
+    rc = errors.empty() ? 0 : 1;
     for (const fs::path& f : files) {
       const auto info = inspect(f);
       if (!info || !info->checksum.ok()) {
@@ -203,11 +231,17 @@ void register_info(CLI::App& app, int& rc) {
                  " positions in " + std::to_string(bytes[k]) + " bytes, " + fixed2(ratio) + " per byte";
     }
     if (o->json) {
-      Json out = {{"tables", tables}, {"errors", errors}, {"total", {{"tables", good}, {"by_metric", totals}}}};
+      Json stray_list = Json::array();
+      for (const fs::path& p : strays) stray_list.push_back(p.string());
+      Json out = {{"tables", tables},
+                  {"errors", errors},
+                  {"stray_files", stray_list},
+                  {"total", {{"tables", good}, {"by_metric", totals}}}};
       std::cout << out.dump(2) << "\n";
     } else if (files.size() > 1) {
       std::cout << "\n" << good << " tables: " << summary;
       if (!errors.empty()) std::cout << "; " << errors.size() << " files refused";
+      if (!strays.empty()) std::cout << "; " << strays.size() << " stray temporary files";
       std::cout << "\n";
     }
   });

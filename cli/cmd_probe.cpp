@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "commands.hpp"
@@ -86,14 +87,14 @@ void register_probe(CLI::App& app, int& rc) {
       return;
     }
     auto parsed = parse_fen(*rules, o->fen);
-    if (!parsed) {
-      std::cerr << "damka probe: bad FEN '" << o->fen << "': " << parsed.message() << "\n";
+    if (!parsed) {  // the message quotes the FEN (shortened, control characters escaped)
+      std::cerr << "damka probe: bad FEN: " << parsed.message() << "\n";
       rc = 2;
       return;
     }
     const Position p = *parsed;
     if (!p.is_valid() || p.pieces(opposite(p.side_to_move)) == 0) {
-      std::cerr << "damka probe: invalid position '" << o->fen << "': "
+      std::cerr << "damka probe: invalid position " << quote_for_message(o->fen) << ": "
                 << (p.is_valid() ? "the side not to move has no pieces (the game is over)"
                                  : "a man stands on its own promotion row")
                 << "\n";
@@ -102,7 +103,11 @@ void register_probe(CLI::App& app, int& rc) {
     }
     TablebaseOptions topt;
     topt.cache_bytes = std::size_t{16} << 20;
-    topt.on_error = [](const std::string& message) { std::cerr << "damka probe: error: " << message << "\n"; };
+    // Each problem once (an I/O failure may repeat on every probe that needs the file).
+    auto seen = std::make_shared<std::set<std::string>>();
+    topt.on_error = [seen](const std::string& message) {
+      if (seen->insert(message).second) std::cerr << "damka probe: error: " << message << "\n";
+    };
     auto opened = Tablebase::open(*rules, o->tables, topt);
     if (!opened) {
       std::cerr << "damka probe: cannot open tables: " << opened.message()
@@ -233,7 +238,12 @@ void register_probe(CLI::App& app, int& rc) {
       return;
     }
     if (!all_known) {
-      std::cerr << "damka probe: some values are not known (tables missing or damaged in " << tb.directory().string()
+      const ProbeStatus all[5] = {values[0].status, values[1].status, values[2].status, moves_status, pv_status};
+      const auto any = [&](ProbeStatus s) { return std::find(std::begin(all), std::end(all), s) != std::end(all); };
+      std::string why = "tables missing";
+      if (any(ProbeStatus::IoError)) why = "I/O error: a table could not be read now (not damaged; try again)";
+      else if (any(ProbeStatus::Corrupt)) why = "a table is corrupt";
+      std::cerr << "damka probe: some values are not known (" << why << "; tables in " << tb.directory().string()
                 << ")\n";
       rc = 1;
       return;

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "damka/table_paths.hpp"
 #include "damka/verify.hpp"
 #include "progress.hpp"
 
@@ -58,6 +59,13 @@ void register_verify(CLI::App& app, int& rc) {
     };
     auto result = verify_tables(*rules, o->dir, threads, cb);
     bar.finish();
+    // Temporary files a killed `damka generate` left: named, not fatal.
+    nlohmann::json strays = nlohmann::json::array();
+    for (const auto& p : temp_table_files(table_dir(o->dir, *rules))) {
+      std::cerr << "damka verify: stray temporary file " << p.string()
+                << " (left by a killed run; the next `damka generate` into this folder removes it)\n";
+      strays.push_back(p.string());
+    }
     if (!result) {
       std::cerr << "damka verify: " << result.message() << "\n";
       rc = 1;
@@ -70,7 +78,7 @@ void register_verify(CLI::App& app, int& rc) {
     }
     if (o->json)
       std::cout << nlohmann::json{{"tables", tables}, {"mismatches", mismatches}, {"positions", positions},
-                                  {"mismatch_count", bad}}
+                                  {"mismatch_count", bad}, {"stray_files", strays}}
                        .dump(2)
                 << "\n";
     else

@@ -2,7 +2,8 @@
 # Installs the Debian packages damka needs, only those that are missing.
 set -euo pipefail
 packages=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev
-          librapidcheck-dev googletest libgtest-dev libbenchmark-dev)
+          librapidcheck-dev googletest libgtest-dev libbenchmark-dev
+          clang libclang-rt-14-dev libomp-dev)  # clang: libFuzzer targets (scripts/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -138,6 +138,9 @@ bool decode_header(const HeaderBytes& b, TableHeader& h, std::uint64_t& block_ta
   if (h.num_blocks != (h.slots + h.block_size - 1) / h.block_size)
     return fail("block count " + std::to_string(h.num_blocks) + " does not match slots and block size");
   if (h.encoding == ValueEncoding::Wdl2 && h.max_code > 2) return fail("wdl2 table with codes above 2");
+  // The writer refuses WDL codes above 2 whatever the encoding; so does the reader.
+  if (h.metric == Metric::WDL && h.max_code > 2)
+    return fail("WDL table with max code " + std::to_string(h.max_code) + " (WDL codes are 0, 1, 2)");
   if (h.file_size < data_start(h.num_blocks) + kTrailerSize) return fail("file size field too small");
   return true;
 }

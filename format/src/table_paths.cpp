@@ -1,6 +1,9 @@
 // Table file locations (see table_paths.hpp).
 #include "damka/table_paths.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace damka {
 
 std::string table_family(const Rules& rules) {
@@ -16,6 +19,40 @@ std::filesystem::path table_dir(const std::filesystem::path& dir, const Rules& r
 std::filesystem::path table_path(const std::filesystem::path& dir, const Rules& rules, const Material& canonical,
                                  Metric metric) {
   return table_dir(dir, rules) / (canonical.name() + "." + std::string(metric_name(metric)));
+}
+
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && s.size() <= 18 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+}  // namespace
+
+long temp_table_file_pid(std::string_view name) {
+  // <material>.<wdl|dtw|dtc>.tmp.<pid>.<n>, or <material>.levels.tmp.<pid>.<n>
+  // (the generator's finished levels of a material too large for memory)
+  const std::size_t tmp = name.rfind(".tmp.");
+  if (tmp == std::string_view::npos) return -1;
+  const std::string_view table = name.substr(0, tmp), rest = name.substr(tmp + 5);
+  const std::size_t dot = rest.find('.');
+  if (dot == std::string_view::npos || !all_digits(rest.substr(0, dot)) || !all_digits(rest.substr(dot + 1))) return -1;
+  const std::size_t ext = table.rfind('.');
+  if (ext == std::string_view::npos) return -1;
+  const std::string_view metric = table.substr(ext + 1);
+  if (metric != "wdl" && metric != "dtw" && metric != "dtc" && metric != "levels") return -1;
+  if (!Material::parse(table.substr(0, ext)).ok()) return -1;
+  return std::stol(std::string(rest.substr(0, dot)));
+}
+
+std::vector<std::filesystem::path> temp_table_files(const std::filesystem::path& family_dir) {
+  std::vector<std::filesystem::path> found;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(family_dir, ec), end; !ec && it != end; it.increment(ec))
+    if (temp_table_file_pid(it->path().filename().string()) >= 0) found.push_back(it->path());
+  std::sort(found.begin(), found.end());
+  return found;
 }
 
 }  // namespace damka

@@ -3,6 +3,7 @@
 // header and the trailer and renames the file into place.  write_table() is a
 // builder fed with the whole table at once.
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -50,6 +52,16 @@ bool read_all(int fd, unsigned char* p, std::size_t n, std::uint64_t offset) {
     offset += static_cast<std::uint64_t>(r);
   }
   return true;
+}
+
+// Test-only fault injection: DAMKA_TEST_FAULT=kill-mid-write kills this
+// process (SIGKILL) after the temporary file's blocks are written (before its
+// header), kill-before-rename after the temporary file is complete and
+// closed, so tests can check what a killed run leaves behind.  Unset in
+// normal use.
+void maybe_die(const char* point) {
+  const char* fault = std::getenv("DAMKA_TEST_FAULT");
+  if (fault != nullptr && std::strcmp(fault, point) == 0) ::kill(::getpid(), SIGKILL);
 }
 
 }  // namespace
@@ -205,6 +217,7 @@ Status TableBuilder::finish() {
   put_le(&table[h.num_blocks * kBlockEntrySize], b.offset, 8);
   h.file_size = b.offset + kTrailerSize;
   const HeaderBytes head = encode_header(h, XXH3_64bits(table.data(), table.size()));
+  maybe_die("kill-mid-write");
   if (Status s = write_all(b.fd, head.data(), head.size(), 0); !s.ok()) return b.fail(s.message());
   if (Status s = write_all(b.fd, table.data(), table.size(), kTableHeaderSize); !s.ok()) return b.fail(s.message());
 
@@ -234,6 +247,7 @@ Status TableBuilder::finish() {
   const int fd = b.fd;
   b.fd = -1;
   if (::close(fd) != 0) return b.fail(std::string("close: ") + std::strerror(errno));
+  maybe_die("kill-before-rename");
   if (::rename(b.tmp.c_str(), b.path.c_str()) != 0)
     return b.fail("cannot rename " + b.tmp.string() + ": " + std::strerror(errno));
   b.finished = true;

@@ -150,7 +150,9 @@ class SlotStore {
       for (int i = 0; i < passes_; ++i) mem_[i].assign(slots_, kUnset);
       return {};
     }
-    path_ = dir / ("." + m.name() + ".levels.tmp." + std::to_string(::getpid()));
+    // Named like the table writer's temporary files, so that a run after a
+    // kill removes it (output_lock.hpp).
+    path_ = dir / (m.name() + ".levels.tmp." + std::to_string(::getpid()) + ".0");
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0) {
       const std::string why = std::strerror(errno);

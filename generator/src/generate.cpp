@@ -9,6 +9,7 @@
 #include <set>
 #include <system_error>
 
+#include "damka/output_lock.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
@@ -212,6 +213,9 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   const std::filesystem::path dir = table_dir(opt.out, rules);
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error(dir.string() + ": cannot create directory: " + ec.message());
+  // One run per folder and family; stale temporary files removed (output_lock.hpp).
+  auto output_lock = lock_output(rules, opt.out, cb.notice);
+  if (!output_lock) return output_lock.error();
   const std::vector<Material> order = targets(opt);
   const int threads = std::max(1, opt.threads);
   const Metric primary = opt.metrics.dtw ? Metric::DTW : Metric::WDL;

@@ -55,16 +55,21 @@ std::string describe(std::uint16_t code) {
 Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesystem::path& dir) {
   const auto family = table_dir(dir, rules);
   std::error_code ec;
-  if (!std::filesystem::is_directory(family, ec))
+  if (!std::filesystem::is_directory(family, ec)) {
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+      return Error(family.string() + ": " + ec.message(), ErrorCode::Io);
     return Error(family.string() + ": no such directory (generate tables first: damka generate -v " +
-                 std::string(rules.name) + " -o " + dir.string() + ")");
+                     std::string(rules.name) + " -o " + dir.string() + ")",
+                 ErrorCode::NotFound);
+  }
   std::set<Material> found;
-  for (const auto& e : std::filesystem::directory_iterator(family, ec)) {
-    if (e.path().extension() != ".dtw") continue;
-    auto m = Material::parse(e.path().stem().string());
+  for (std::filesystem::directory_iterator it(family, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::filesystem::path& e = it->path();
+    if (e.extension() != ".dtw") continue;
+    auto m = Material::parse(e.stem().string());
     if (m && m->is_canonical() && m->white() > 0 && m->black() > 0) found.insert(*m);
   }
-  if (ec) return Error(family.string() + ": " + ec.message());
+  if (ec) return Error(family.string() + ": " + ec.message(), ErrorCode::Io);
   int max_pieces = 0;
   for (const Material& m : found) max_pieces = std::max(max_pieces, m.pieces());
   std::vector<Material> order;

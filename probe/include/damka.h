@@ -27,7 +27,12 @@
  * damka_last_error() gives a message (per thread, valid until this thread's
  * next call).  DAMKA_UNKNOWN and DAMKA_NOT_CACHED are answers, not failures:
  * the value is not known (a table is missing) or not in memory (conditional
- * probe).  No C++ exception leaves this interface.
+ * probe).  DAMKA_E_CORRUPT means a file is damaged (it is then treated as
+ * missing); DAMKA_E_IO means it could not be read just now and may be read
+ * by a later call (e.g. after file descriptors are freed).  Enum arguments
+ * (damka_metric, damka_status) may hold any int: values outside the enum
+ * give DAMKA_E_BAD_ARGUMENT (or "unknown status").  No C++ exception leaves
+ * this interface.
  *
  * Threads: a damka_tablebase may be probed from many threads at once;
  * damka_close must not run concurrently with other calls on the handle.
@@ -56,7 +61,10 @@ typedef enum damka_status {
   DAMKA_E_OPEN = 7,             /* the table directory could not be opened */
   DAMKA_E_NO_MEMORY = 8,
   DAMKA_E_BUFFER_TOO_SMALL = 9, /* the output array or buffer is too small (see the function) */
-  DAMKA_E_INTERNAL = 10
+  DAMKA_E_INTERNAL = 10,
+  DAMKA_E_IO = 11               /* a table could not be read now (the system failed: too many open
+                                   files, EIO, no memory); not corruption: nothing is marked broken
+                                   and a later call tries the file again */
 } damka_status;
 
 typedef enum damka_metric { DAMKA_WDL = 0, DAMKA_DTW = 1, DAMKA_DTC = 2 } damka_metric;
@@ -91,7 +99,8 @@ void damka_close(damka_tablebase* tb);
 /* The most pieces of a material whose table files were present when opened. */
 int damka_max_pieces(const damka_tablebase* tb);
 
-/* The value of a position given as four bitboards and the side to move. */
+/* The value of a position given as four bitboards and the side to move.
+ * More than 12 pieces a side is DAMKA_E_INVALID_POSITION, as in a FEN. */
 damka_status damka_probe(const damka_tablebase* tb, uint32_t white_men, uint32_t white_kings, uint32_t black_men,
                          uint32_t black_kings, int side_to_move, damka_metric metric, damka_value* out);
 /* The same, but never reading from disk: DAMKA_NOT_CACHED when the answer

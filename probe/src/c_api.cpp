@@ -42,7 +42,7 @@ using capi::fail;
 using capi::guarded;
 using capi::read_fen;
 
-damka_status from_probe(ProbeStatus s, const damka_tablebase* h, const Position* p) {
+damka_status from_probe(ProbeStatus s, [[maybe_unused]] const damka_tablebase* h, const Position* p) {
   switch (s) {
     case ProbeStatus::Ok: return DAMKA_OK;
     case ProbeStatus::Unknown:
@@ -50,13 +50,17 @@ damka_status from_probe(ProbeStatus s, const damka_tablebase* h, const Position*
                                    : std::string("a table is missing"));
     case ProbeStatus::NotCached: return fail(DAMKA_NOT_CACHED, "not in the cache");
     case ProbeStatus::Corrupt: {
-      const auto errors = h->tb->errors();
-      return fail(DAMKA_E_CORRUPT, errors.empty() ? std::string("a table is corrupt") : errors.back());
+      const std::string& why = Tablebase::thread_last_problem();
+      return fail(DAMKA_E_CORRUPT, why.empty() ? std::string("a table is corrupt") : why);
+    }
+    case ProbeStatus::IoError: {
+      const std::string& why = Tablebase::thread_last_problem();
+      return fail(DAMKA_E_IO, why.empty() ? std::string("a table could not be read (I/O error)") : why);
     }
     case ProbeStatus::Invalid:
       return fail(DAMKA_E_INVALID_POSITION,
-                  "invalid position (overlapping pieces, a man on its promotion row, or the side not to move "
-                  "has no pieces)");
+                  "invalid position (overlapping pieces, a man on its promotion row, more than 12 pieces a side, "
+                  "or the side not to move has no pieces)");
   }
   return fail(DAMKA_E_INTERNAL, "unexpected probe status");
 }
@@ -72,7 +76,18 @@ damka_status make_position(uint32_t wm, uint32_t wk, uint32_t bm, uint32_t bk, i
   return DAMKA_OK;
 }
 
-bool metric_of(damka_metric m, Metric& out) {
+// A C enum argument may hold any int the caller passed; reading it as the
+// enum type when it is out of range is undefined behaviour in C++ (UBSan's
+// -fsanitize=enum), so its bytes are read as an int.
+template <class E>
+int enum_bits(const E& e) {
+  static_assert(sizeof(E) == sizeof(int));
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+bool metric_of(int m, Metric& out) {
   switch (m) {
     case DAMKA_WDL: out = Metric::WDL; return true;
     case DAMKA_DTW: out = Metric::DTW; return true;
@@ -83,7 +98,7 @@ bool metric_of(damka_metric m, Metric& out) {
 
 damka_value to_c(Value v) { return {static_cast<int>(v.wdl), static_cast<int>(v.plies)}; }
 
-damka_status probe_position(const damka_tablebase* h, const Position& p, damka_metric metric, ProbeMode mode,
+damka_status probe_position(const damka_tablebase* h, const Position& p, int metric, ProbeMode mode,
                             damka_value* out) {
   Metric m;
   if (!metric_of(metric, m)) return fail(DAMKA_E_BAD_ARGUMENT, "unknown metric");
@@ -152,33 +167,36 @@ int damka_max_pieces(const damka_tablebase* tb) { return tb ? tb->tb->max_pieces
 
 damka_status damka_probe(const damka_tablebase* tb, uint32_t white_men, uint32_t white_kings, uint32_t black_men,
                          uint32_t black_kings, int side_to_move, damka_metric metric, damka_value* out) {
+  const int metric_bits = enum_bits(metric);
   return guarded([&] {
     if (tb == nullptr || out == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "tb or out is NULL");
     Position p;
     if (damka_status s = make_position(white_men, white_kings, black_men, black_kings, side_to_move, p); s != DAMKA_OK)
       return s;
-    return probe_position(tb, p, metric, ProbeMode::Normal, out);
+    return probe_position(tb, p, metric_bits, ProbeMode::Normal, out);
   });
 }
 
 damka_status damka_probe_conditional(const damka_tablebase* tb, uint32_t white_men, uint32_t white_kings,
                                      uint32_t black_men, uint32_t black_kings, int side_to_move,
                                      damka_metric metric, damka_value* out) {
+  const int metric_bits = enum_bits(metric);
   return guarded([&] {
     if (tb == nullptr || out == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "tb or out is NULL");
     Position p;
     if (damka_status s = make_position(white_men, white_kings, black_men, black_kings, side_to_move, p); s != DAMKA_OK)
       return s;
-    return probe_position(tb, p, metric, ProbeMode::Conditional, out);
+    return probe_position(tb, p, metric_bits, ProbeMode::Conditional, out);
   });
 }
 
 damka_status damka_probe_fen(const damka_tablebase* tb, const char* fen, damka_metric metric, damka_value* out) {
+  const int metric_bits = enum_bits(metric);
   return guarded([&] {
     if (tb == nullptr || out == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "tb or out is NULL");
     Position p;
     if (damka_status s = read_fen(tb, fen, p); s != DAMKA_OK) return s;
-    return probe_position(tb, p, metric, ProbeMode::Normal, out);
+    return probe_position(tb, p, metric_bits, ProbeMode::Normal, out);
   });
 }
 
@@ -228,8 +246,8 @@ damka_status damka_principal_variation_fen(const damka_tablebase* tb, const char
   });
 }
 
-const char* damka_status_string(damka_status s) {
-  switch (s) {
+const char* damka_status_string(damka_status status) {
+  switch (enum_bits(status)) {
     case DAMKA_OK: return "ok";
     case DAMKA_UNKNOWN: return "unknown";
     case DAMKA_NOT_CACHED: return "not cached";
@@ -241,6 +259,7 @@ const char* damka_status_string(damka_status s) {
     case DAMKA_E_NO_MEMORY: return "out of memory";
     case DAMKA_E_BUFFER_TOO_SMALL: return "buffer too small";
     case DAMKA_E_INTERNAL: return "internal error";
+    case DAMKA_E_IO: return "i/o error";
   }
   return "unknown status";
 }

@@ -6,6 +6,8 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <set>
 #include <system_error>
@@ -25,6 +27,7 @@ std::string_view probe_status_name(ProbeStatus s) {
     case ProbeStatus::NotCached: return "not in cache";
     case ProbeStatus::Corrupt: return "table corrupt";
     case ProbeStatus::Invalid: return "invalid position";
+    case ProbeStatus::IoError: return "i/o error (table not readable now)";
   }
   return "?";
 }
@@ -58,7 +61,15 @@ struct MaterialNumbering {
 };
 constexpr MaterialNumbering kNumbering{};
 
-enum FileState : std::uint8_t { kUntried = 0, kOpen = 1, kMissing = 2, kBroken = 3 };
+// kUnreadable is never stored: open_file returns it after an I/O failure and
+// leaves the file kUntried, so the next probe tries again.
+enum FileState : std::uint8_t { kUntried = 0, kOpen = 1, kMissing = 2, kBroken = 3, kUnreadable = 4 };
+
+// The message of this thread's latest Corrupt or IoError answer.
+std::string& last_problem() {
+  thread_local std::string message;
+  return message;
+}
 
 // One table file (one metric of one material).
 struct TableFile {
@@ -121,10 +132,18 @@ struct Tablebase::Impl {
       std::lock_guard lock(errors_mu);
       errors.push_back(message);
     }
+    last_problem() = message;
     if (options.on_error) options.on_error(message);
   }
 
-  // Opens a file not tried yet.  Returns its new state; `reported` is set
+  // An I/O failure: not kept in errors(), the file stays to be tried again.
+  void report_io(const std::string& message) {
+    last_problem() = message + " (will be tried again)";
+    if (options.on_error) options.on_error(last_problem());
+  }
+
+  // Opens a file not tried yet.  Returns its new state, or kUnreadable after
+  // an I/O failure (reported; the state stays kUntried); `reported` is set
   // when this call found it damaged (and reported it).
   std::uint8_t open_file(MaterialTables& t, Metric metric, bool& reported) {
     TableFile& f = t.files[static_cast<int>(metric)];
@@ -132,11 +151,6 @@ struct Tablebase::Impl {
     const std::uint8_t st = f.state.load(std::memory_order_acquire);
     if (st != kUntried) return st;
     const auto path = table_path(root, rules, t.material, metric);
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-      f.state.store(kMissing, std::memory_order_release);
-      return kMissing;
-    }
     auto fail = [&](const std::string& why) {
       f.state.store(kBroken, std::memory_order_release);
       reported = true;
@@ -144,7 +158,18 @@ struct Tablebase::Impl {
       return kBroken;
     };
     auto reader = TableReader::open(path);
-    if (!reader) return fail(reader.message());
+    if (!reader) {
+      switch (reader.code()) {
+        case ErrorCode::NotFound:
+          f.state.store(kMissing, std::memory_order_release);
+          return kMissing;
+        case ErrorCode::Io:
+          report_io(reader.message());
+          return kUnreadable;
+        default:
+          return fail(reader.message());
+      }
+    }
     const TableHeader& h = (*reader)->header();
     if (Status s = check_table_rules(h, rules); !s.ok()) return fail(path.string() + ": " + s.message());
     if (h.material != t.material || h.metric != metric || h.slots != table_slots(t.index) || h.block_size == 0)
@@ -169,6 +194,7 @@ struct Tablebase::Impl {
       bool reported = false;
       st = open_file(t, metric, reported);
       if (reported) return ProbeStatus::Corrupt;
+      if (st == kUnreadable) return ProbeStatus::IoError;
     }
     if (st != kOpen) return ProbeStatus::Unknown;
     std::uint64_t block, at;
@@ -183,6 +209,10 @@ struct Tablebase::Impl {
     if (mode == ProbeMode::Conditional) return ProbeStatus::NotCached;
     thread_local std::vector<std::uint16_t> codes;
     if (Status s = f.reader->read_block(block, codes); !s.ok()) {
+      if (s.code() == ErrorCode::Io) {  // may pass: the block is read again next time
+        report_io(s.message());
+        return ProbeStatus::IoError;
+      }
       std::uint8_t expected = kOpen;
       if (f.state.compare_exchange_strong(expected, kBroken, std::memory_order_acq_rel)) {
         report(s.message() + " (table treated as missing)");
@@ -240,8 +270,11 @@ struct Tablebase::Impl {
     return ProbeStatus::Ok;
   }
 
+  // As parse_fen accepts: no overlap, no man on its promotion row, at most
+  // 12 pieces a side (bitboards from the C API get no other check).
   static bool valid(const Position& p) {
-    return p.is_valid() && (p.side_to_move == Color::White || p.side_to_move == Color::Black);
+    return p.is_valid() && (p.side_to_move == Color::White || p.side_to_move == Color::Black) &&
+           std::popcount(p.pieces(Color::White)) <= 12 && std::popcount(p.pieces(Color::Black)) <= 12;
   }
 
   ProbeResult probe(const Position& p, Metric metric, ProbeMode mode) {
@@ -326,7 +359,12 @@ struct Tablebase::Impl {
       bool reported = false;
       st = open_file(t, metric, reported);
     }
-    return st == kOpen ? TableState::Present : st == kMissing ? TableState::Missing : TableState::Broken;
+    switch (st) {
+      case kOpen: return TableState::Present;
+      case kMissing: return TableState::Missing;
+      case kUnreadable: return TableState::Unreadable;
+      default: return TableState::Broken;
+    }
   }
 
   void missing_of(const Position& p, Metric metric, std::set<Material>& out, int depth) {
@@ -351,17 +389,42 @@ Expected<std::unique_ptr<Tablebase>> Tablebase::open(const Rules& rules, const s
                                                      TablebaseOptions options) {
   try {
     std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec))
-      return Error(dir.string() + ": " + (std::filesystem::exists(dir, ec) ? "not a directory" : "no such directory"));
+    if (dir.empty()) return Error("the table directory is an empty path");
+    if (!std::filesystem::is_directory(dir, ec)) {
+      if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+        return Error(dir.string() + ": " + ec.message() + " (I/O error)", ErrorCode::Io);
+      return Error(dir.string() + ": " + (std::filesystem::exists(dir, ec) ? "not a directory" : "no such directory"),
+                   ErrorCode::NotFound);
+    }
     auto impl = std::make_unique<Impl>(rules, dir, std::move(options));
-    // The largest material present, for callers deciding whether to probe.
+    // The largest material present, for callers deciding whether to probe:
+    // names are only candidates; the largest whose header checks out counts
+    // (an empty or foreign file named 16Kv16K.wdl does not).
+    std::map<int, std::vector<std::pair<Material, Metric>>, std::greater<>> candidates;
     if (std::filesystem::is_directory(impl->family_dir, ec)) {
-      for (const auto& entry : std::filesystem::directory_iterator(impl->family_dir, ec)) {
-        const auto ext = entry.path().extension().string();
+      ec.clear();
+      for (std::filesystem::directory_iterator it(impl->family_dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const auto ext = it->path().extension().string();
         if (ext != ".wdl" && ext != ".dtw" && ext != ".dtc") continue;
-        if (auto m = Material::parse(entry.path().stem().string()); m.ok())
-          impl->max_pieces = std::max(impl->max_pieces, m->pieces());
+        const Metric metric = ext == ".wdl" ? Metric::WDL : ext == ".dtw" ? Metric::DTW : Metric::DTC;
+        auto m = Material::parse(it->path().stem().string());
+        if (!m.ok() || !m->is_valid() || !m->is_canonical() || m->white() == 0 || m->black() == 0 ||
+            m->pieces() > kMaxIndexPieces)
+          continue;
+        candidates[m->pieces()].emplace_back(*m, metric);
       }
+      if (ec) return Error(impl->family_dir.string() + ": cannot list: " + ec.message() + " (I/O error)", ErrorCode::Io);
+    }
+    for (const auto& [pieces, files] : candidates) {
+      for (const auto& [m, metric] : files) {
+        auto reader = TableReader::open(table_path(dir, rules, m, metric));
+        if (reader && (*reader)->header().material == m && (*reader)->header().metric == metric &&
+            check_table_rules((*reader)->header(), rules).ok()) {
+          impl->max_pieces = pieces;
+          break;
+        }
+      }
+      if (impl->max_pieces) break;
     }
     return std::unique_ptr<Tablebase>(new Tablebase(std::move(impl)));
   } catch (const std::exception& e) {
@@ -410,6 +473,8 @@ CacheStats Tablebase::cache_stats() const {
   c.reads = s.reads;
   return c;
 }
+
+const std::string& Tablebase::thread_last_problem() { return last_problem(); }
 
 std::vector<std::string> Tablebase::errors() const {
   std::lock_guard lock(impl_->errors_mu);

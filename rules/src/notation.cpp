@@ -9,7 +9,7 @@
 namespace damka {
 namespace {
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string quoted(std::string_view s) { return quote_for_message(s); }
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -29,6 +29,25 @@ bool all_digits(std::string_view s) {
 }
 
 }  // namespace
+
+std::string quote_for_message(std::string_view s, std::size_t max_bytes) {
+  std::string out = "'";
+  const std::size_t n = std::min(s.size(), max_bytes);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7F) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += '\'';
+  if (s.size() > n) out += "... (" + std::to_string(s.size()) + " bytes)";
+  return out;
+}
 
 std::string square_name_algebraic(const Rules& r, int sq) {
   std::string s;
@@ -194,7 +213,10 @@ Expected<Move> parse_move(const Rules& r, const Position& p, std::string_view te
   if (squares.size() < 2) return Error("move " + quoted(text) + ": expected at least two squares, e.g. c3-d4");
   MoveList legal;
   generate_moves(r, p, legal, MoveMode::AllPaths);
-  std::vector<Move> found;
+  std::vector<Move> found, exact;  // exact: the text is the move's whole path
+  const auto add = [](std::vector<Move>& to, const Move& m) {
+    if (std::none_of(to.begin(), to.end(), [&](const Move& f) { return f.same_result(m); })) to.push_back(m);
+  };
   for (const Move& m : legal) {
     if (m.from != squares.front() || m.to != squares.back()) continue;
     // Every turning square given must lie on the path, in order.
@@ -202,8 +224,14 @@ Expected<Move> parse_move(const Rules& r, const Position& p, std::string_view te
     for (int i = 0; i < m.num_steps && k + 1 < squares.size(); ++i)
       if (m.path[i] == squares[k]) ++k;
     if (k + 1 < squares.size()) continue;
-    if (std::none_of(found.begin(), found.end(), [&](const Move& f) { return f.same_result(m); })) found.push_back(m);
+    add(found, m);
+    if (static_cast<std::size_t>(m.num_steps) + 1 == squares.size() &&
+        std::equal(squares.begin() + 1, squares.end(), m.path.begin()))
+      add(exact, m);
   }
+  // "e3:g1" names the single jump e3-g1 even when a longer capture from e3
+  // also ends on g1 (move_to_string writes it so).
+  if (found.size() > 1 && exact.size() == 1) return exact.front();
   if (found.empty()) {
     std::string list;
     MoveList merged;

@@ -312,6 +312,8 @@ Expected<Rulebook> parse_rulebook(std::string_view json_text, std::string_view o
     j = json::parse(json_text.begin(), json_text.end());
   } catch (const json::parse_error& e) {
     return Error(std::string(origin) + ": not valid JSON: " + e.what());
+  } catch (const json::exception& e) {  // e.g. out_of_range: a number too large for a double
+    return Error(std::string(origin) + ": cannot read the JSON: " + e.what());
   }
   try {
     return parse_book(j, std::string(origin));

@@ -127,6 +127,8 @@ int main(int argc, char** argv) {
   CHECK(strlen(damka_last_error()) > 0);
   CHECK(damka_probe_moves_fen(tb, "W:WKa1,Kc3:BKh8", moves, 1, &n) == DAMKA_E_BUFFER_TOO_SMALL && n > 1);
   CHECK(strcmp(damka_status_string(DAMKA_UNKNOWN), "unknown") == 0);
+  CHECK(strcmp(damka_status_string(DAMKA_E_IO), "i/o error") == 0);
+  CHECK(strcmp(damka_status_string((damka_status)99), "unknown status") == 0);
 
   check_all_2k_vs_1k(tb);
 

@@ -108,11 +108,18 @@ class TableBuilder {
   std::unique_ptr<Impl> impl_;
 };
 
+// Errors of the reader carry a code (expected.hpp): NotFound (no such file),
+// Io (the operating system failed: too many open files, EIO, no memory, ...;
+// the same call may succeed later, nothing is known to be wrong with the
+// file) or Corrupt (not a regular file, or a checksum, size or structure
+// check failed: the file is damaged or is not a damka table).
 class TableReader {
  public:
   // Checks magic, version (a newer version is refused), the header checksum,
   // the header's fields, the file size, and the block table (its checksum,
   // offsets within the file), so a truncated or damaged file is refused here.
+  // Never blocks on a FIFO or device: the file is opened without waiting and
+  // refused unless it is a regular file.
   static Expected<std::unique_ptr<TableReader>> open(const std::filesystem::path& path);
   ~TableReader();
   TableReader(const TableReader&) = delete;
@@ -137,7 +144,8 @@ class TableReader {
 
  private:
   TableReader() = default;
-  Error error(std::string_view what) const;
+  Error error(std::string_view what, ErrorCode code = ErrorCode::Other) const;
+  Error read_error(std::string_view what, int err) const;
   Status read_raw_block(std::uint64_t b, std::vector<unsigned char>& raw) const;
 
   std::filesystem::path path_;

@@ -10,6 +10,8 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "damka/material.hpp"
 #include "damka/rules.hpp"
@@ -24,5 +26,14 @@ std::string table_family(const Rules& rules);
 std::filesystem::path table_dir(const std::filesystem::path& dir, const Rules& rules);
 std::filesystem::path table_path(const std::filesystem::path& dir, const Rules& rules, const Material& canonical,
                                  Metric metric);
+
+// write_table's temporary files, "<material>.<metric>.tmp.<pid>.<n>" beside
+// the table (FORMAT.md section 5); one is left behind only when a writer is
+// killed between creating it and renaming it.  The writer's pid when
+// `filename` (a name, not a path) has that pattern, else -1.
+long temp_table_file_pid(std::string_view filename);
+// The files of that pattern directly in `family_dir`, sorted (none when the
+// directory cannot be read).  Cost: one directory listing.
+std::vector<std::filesystem::path> temp_table_files(const std::filesystem::path& family_dir);
 
 }  // namespace damka

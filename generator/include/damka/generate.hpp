@@ -78,6 +78,7 @@ struct Progress {
 struct GenerateCallbacks {
   std::function<void(const Progress&)> progress;       // may be empty
   std::function<void(const TableReport&)> table_done;  // may be empty
+  std::function<void(const std::string&)> notice;      // may be empty: e.g. stale temporary files removed
 };
 
 // What generate() would build, in order, with predicted memory, disk and time
@@ -86,6 +87,8 @@ struct GenerateCallbacks {
 Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const GenerateOptions& opt);
 
 // Builds the tables; stops at the first error (nothing half-written remains).
+// Holds the output folder's lock (output_lock.hpp) while it runs: fails at
+// once, naming the holder, when another run is writing there.
 Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOptions& opt,
                                             const GenerateCallbacks& callbacks = {});
 

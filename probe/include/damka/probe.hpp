@@ -20,10 +20,14 @@
 // Files.  Tables are read from <dir>/<family>/<material>.<wdl|dtw|dtc>
 // (table_paths.hpp).  A material's files are opened on first use; a file
 // missing then counts as missing for the life of the Tablebase (open a new
-// one to see files added later); a file that fails to open or whose block fails
-// its checks is reported once (TablebaseOptions::on_error, errors(), and the
-// probe that met it answers Corrupt) and is then treated as missing.  WDL
-// probes use the .wdl file, or the .dtw file when the .wdl one is missing.
+// one to see files added later); a file that is damaged (not a regular file,
+// or a checksum, size or structure check fails, on open or on a block read)
+// is reported once (TablebaseOptions::on_error, errors(), and the probe that
+// met it answers Corrupt) and is then treated as missing.  An I/O failure
+// that may pass (too many open files, EIO, no memory) is not corruption: the
+// probe answers IoError, on_error hears of it, and the file is tried again
+// by the next probe that needs it.  WDL probes use the .wdl file, or the
+// .dtw file when the .wdl one is missing.
 //
 // Cache and threads.  Every method is const and thread-safe.  Decompressed
 // blocks are kept in a bounded cache (TablebaseOptions::cache_bytes, CLOCK
@@ -60,7 +64,11 @@ enum class ProbeStatus : std::uint8_t {
   Corrupt = 3,    // a table the answer needs was found damaged by this probe: it has been
                   // reported (on_error, errors()) and is treated as missing from now on
   Invalid = 4,    // not a valid position: two pieces on a square, a man on its own
-                  // promotion row, or the side not to move has no pieces (the game is over)
+                  // promotion row, more than 12 pieces a side, or the side not to move has
+                  // no pieces (the game is over)
+  IoError = 5,    // a table could not be read now (the operating system failed: too many
+                  // open files, EIO, no memory); nothing is marked broken and a later probe
+                  // tries the file again
 };
 std::string_view probe_status_name(ProbeStatus s);  // "ok", "unknown", "not cached", ...
 
@@ -87,8 +95,9 @@ struct TablebaseOptions {
   // Bytes of decompressed blocks the cache may hold (0 = no cache: every
   // probe reads its block).  The per-block bookkeeping is counted too.
   std::size_t cache_bytes = std::size_t{64} << 20;
-  // Called once per table file found damaged (with a message naming the
-  // file and the problem), from the probing thread that found it.
+  // Called once per table file found damaged, and once per I/O failure
+  // (which may pass), with a message naming the file and the problem, from
+  // the probing thread that met it.
   std::function<void(const std::string&)> on_error;
 };
 
@@ -105,13 +114,16 @@ enum class TableState : std::uint8_t {
   Present,  // opened (or openable) and sound so far
   Missing,  // no file
   Broken,   // reported damaged: treated as missing
+  Unreadable,  // could not be opened just now (I/O error); tried again on later use
 };
 
 class Tablebase {
  public:
   // Tables of `rules`' family under `dir` (the directory given to
-  // `damka generate -o`).  Fails only when `dir` is not a directory; a
-  // family without tables opens and answers Unknown (see max_pieces()).
+  // `damka generate -o`).  Fails only when `dir` is not a directory (or
+  // cannot be read: an Io error); a family without tables opens and answers
+  // Unknown (see max_pieces()).  Cost: one directory listing and the header
+  // checks of the largest table file(s) found.
   static Expected<std::unique_ptr<Tablebase>> open(const Rules& rules, const std::filesystem::path& dir,
                                                    TablebaseOptions options = {});
   ~Tablebase();
@@ -122,7 +134,8 @@ class Tablebase {
   // <dir>/<family>: where the files are looked for.
   const std::filesystem::path& directory() const;
   // The most pieces of a material with a table file present when opened
-  // (0 when there were none).
+  // whose header was checked (its name alone is not trusted; 0 when there
+  // were none).
   int max_pieces() const;
 
   // The value of p for its side to move in the metric.
@@ -160,8 +173,12 @@ class Tablebase {
   std::vector<Material> missing_tables(const Position& p, Metric metric) const;
 
   CacheStats cache_stats() const;
-  // Every error reported so far (one per damaged file), oldest first.
+  // Every error reported so far (one per damaged file), oldest first; I/O
+  // failures (which may pass) are not kept here.
   std::vector<std::string> errors() const;
+  // The message behind this thread's latest Corrupt or IoError answer from
+  // any Tablebase ("" if none).  Cheap; thread-safe (one per thread).
+  static const std::string& thread_last_problem();
 
  private:
   struct Impl;

@@ -3,20 +3,34 @@
 #pragma once
 
 #include <cassert>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
 
 namespace damka {
 
+// What kind of failure an Error is, for callers that act differently on
+// each (a probe retries after Io, never after Corrupt).
+enum class ErrorCode : std::uint8_t {
+  Other = 0,     // bad argument, bad input text, a check that failed, ...
+  NotFound = 1,  // a file or directory that does not exist
+  Io = 2,        // an operating-system or resource failure that may pass (EMFILE, EIO,
+                 // ENOMEM, EACCES, ...): nothing is known to be wrong with the data
+  Corrupt = 3,   // the data itself is wrong: checksum, size or structure
+};
+
 class Error {
  public:
   Error() = default;
-  explicit Error(std::string message) : message_(std::move(message)) {}
+  explicit Error(std::string message, ErrorCode code = ErrorCode::Other)
+      : message_(std::move(message)), code_(code) {}
   const std::string& message() const { return message_; }
+  ErrorCode code() const { return code_; }
 
  private:
   std::string message_;
+  ErrorCode code_ = ErrorCode::Other;
 };
 
 // Status: success, or an Error with a message.
@@ -29,6 +43,7 @@ class Status {
   explicit operator bool() const { return ok_; }
   const std::string& message() const { return error_.message(); }
   const Error& error() const { return error_; }
+  ErrorCode code() const { return error_.code(); }  // meaningful when !ok()
 
  private:
   Error error_;
@@ -52,6 +67,7 @@ class Expected {
   const T* operator->() const { return &value(); }
   const Error& error() const { assert(!ok()); return std::get<1>(v_); }
   const std::string& message() const { return error().message(); }
+  ErrorCode code() const { return error().code(); }
   Status status() const { return ok() ? Status() : Status(error()); }
 
  private:

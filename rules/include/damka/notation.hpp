@@ -13,6 +13,12 @@
 
 namespace damka {
 
+// User input quoted for an error message: in single quotes, control
+// characters written as \xNN, at most max_bytes of it (a longer text is cut
+// and its length given), so a huge or binary input gives a short, printable
+// message.
+std::string quote_for_message(std::string_view text, std::size_t max_bytes = 64);
+
 // Square names.
 std::string square_name(const Rules& r, int sq);                 // variant's default style
 std::string square_name_algebraic(const Rules& r, int sq);       // "c3" (mirrored where the board is)

@@ -1,0 +1,200 @@
+// The `damka` command under faults: a kill in the write/rename window, a
+// second concurrent run, a FIFO, too few file descriptors, and small input
+// mistakes each give a clear message and a non-zero exit, nothing stray
+// or lost.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "damka/output_lock.hpp"
+#include "damka/table_paths.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code;         // exit status; 128 + signal when killed
+  std::string out;  // stdout and stderr
+};
+
+// Runs a shell command line (stdout and stderr together).
+Outcome shell(const std::string& cmd) {
+  FILE* f = popen((cmd + " 2>&1").c_str(), "r");
+  if (!f) return {-1, "popen failed"};
+  std::string out;
+  std::array<char, 4096> buf;
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), f)) out.append(buf.data(), n);
+  const int status = pclose(f);
+  if (WIFSIGNALED(status)) return {128 + WTERMSIG(status), out};
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+Outcome damka(const std::string& args, const std::string& env = "") {
+  return shell(env + (env.empty() ? "" : " ") + "timeout 120 " + DAMKA_EXE + " " + args);
+}
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+class CliFaults : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("damka-cli-faults-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path family() const { return dir_ / "russian"; }
+  std::vector<fs::path> temp_files() const { return damka::temp_table_files(family()); }
+  fs::path dir_;
+};
+
+TEST_F(CliFaults, KillInTheWriteWindowLeavesANamedStrayFileTheNextRunRemoves) {
+  for (const char* fault : {"kill-before-rename", "kill-mid-write"}) {
+    SCOPED_TRACE(fault);
+    fs::remove_all(dir_);
+    Outcome r = damka("generate -v russian -n 2 -t 1 -o " + q(dir_), std::string("DAMKA_TEST_FAULT=") + fault);
+    EXPECT_EQ(r.code, 128 + 9) << r.out;  // SIGKILL
+    ASSERT_EQ(temp_files().size(), 1u) << r.out;
+    const std::string stray = temp_files()[0].filename().string();
+
+    r = damka("info " + q(dir_));
+    EXPECT_NE(r.out.find("stray temporary file"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(stray), std::string::npos) << r.out;
+    r = damka("info --json " + q(dir_));
+    EXPECT_NE(r.out.find(stray), std::string::npos) << r.out;
+    r = damka("verify -v russian " + q(dir_));
+    EXPECT_NE(r.out.find(stray), std::string::npos) << r.out;
+
+    r = damka("generate -v russian -n 2 -t 1 -o " + q(dir_));
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("removed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(stray), std::string::npos) << r.out;
+    EXPECT_TRUE(temp_files().empty());
+    r = damka("verify -v russian " + q(dir_));
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out.find("stray"), std::string::npos) << r.out;
+  }
+}
+
+TEST_F(CliFaults, SecondConcurrentRunRefusesNamingTheHolder) {
+  auto held = damka::OutputLock::acquire(damka::rules_of(damka::Variant::Russian), dir_);
+  ASSERT_TRUE(held.ok()) << held.message();
+  const Outcome r = damka("generate -v russian -n 2 -t 1 -o " + q(dir_));
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("another damka generate (pid " + std::to_string(::getpid())), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(family() / "1Kv1K.wdl"));
+}
+
+TEST_F(CliFaults, FifoInPlaceOfATableNeitherHangsNorHidesTheOthers) {
+  ASSERT_EQ(damka("generate -v russian -n 2 -t 1 -o " + q(dir_)).code, 0);
+  const fs::path fifo = family() / "1Kv1K.dtw";
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  Outcome r = damka("info " + q(fifo));
+  EXPECT_EQ(r.code, 1) << r.out;  // not 124 (timeout)
+  EXPECT_NE(r.out.find("not a regular file"), std::string::npos) << r.out;
+  r = damka("info " + q(dir_));
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("1Kv1K.dtw: not a regular file"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1Kv1K.wdl"), std::string::npos) << r.out;  // the others are still shown
+  r = damka("probe --tables " + q(dir_) + " 'W:WKa1:BKh2'");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("not a regular file"), std::string::npos) << r.out;
+}
+
+TEST_F(CliFaults, SymlinkLoopDoesNotFailTheWholeInfo) {
+  ASSERT_EQ(damka("generate -v russian -n 2 -t 1 -o " + q(dir_)).code, 0);
+  fs::create_symlink("loop.wdl", family() / "loop.wdl");
+  fs::create_symlink("b.wdl", family() / "a.wdl");
+  fs::create_symlink("a.wdl", family() / "b.wdl");
+  const Outcome r = damka("info " + q(dir_));
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("loop.wdl"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1Kv1K.wdl"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1Mv1M.dtc"), std::string::npos) << r.out;
+}
+
+// Runs damka with only descriptors 0..2 inherited and at most `limit` open.
+Outcome damka_with_fd_limit(const std::vector<std::string>& args, rlim_t limit) {
+  int out[2];
+  if (::pipe(out) != 0) return {-1, "pipe failed"};
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(out[1], 1);
+    ::dup2(out[1], 2);
+    for (int fd = 3; fd < 1024; ++fd) ::close(fd);  // whatever the test runner left open
+    const rlimit rl{limit, limit};
+    ::setrlimit(RLIMIT_NOFILE, &rl);
+    std::vector<char*> argv{const_cast<char*>(DAMKA_EXE)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(DAMKA_EXE, argv.data());
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  ::close(out[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text};
+}
+
+TEST_F(CliFaults, TooFewFileDescriptorsIsAnIoErrorNotCorruption) {
+  ASSERT_EQ(damka("generate -v russian -n 2 -t 1 -o " + q(dir_)).code, 0);
+  // stdin, stdout, stderr and one more: the first table opens, the next cannot.
+  const Outcome r = damka_with_fd_limit({"probe", "--tables", dir_.string(), "W:WKa1:BKh2"}, 4);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("Too many open files"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("I/O error"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("corrupt"), std::string::npos) << r.out;
+}
+
+TEST_F(CliFaults, SmallMistakesAreRefusedClearly) {
+  Outcome r = damka("generate -v russian -n 2 -o ''");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--out is empty"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists("russian/1Kv1K.wdl"));
+
+  r = damka("generate -v russian -m 13Mv1K --dry-run -o " + q(dir_));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("14 pieces"), std::string::npos) << r.out;
+
+  r = damka("frobnicate");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("unknown command 'frobnicate'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("generate"), std::string::npos) << r.out;
+
+  // A huge FEN is not echoed whole (let alone twice); control characters are escaped.
+  const std::string huge = "W:W" + std::string(120000, 'a');
+  r = damka("probe --tables " + q(dir_) + " '" + huge + "'");
+  EXPECT_EQ(r.code, 2) << r.out.substr(0, 300);
+  EXPECT_LT(r.out.size(), 1000u) << r.out.substr(0, 300);
+  EXPECT_NE(r.out.find("120003 bytes"), std::string::npos) << r.out.substr(0, 300);
+  r = damka("probe --tables " + q(dir_) + " \"$(printf 'W:Wa1\\033[31m:Bb8')\"");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(r.out.find('\033'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b"), std::string::npos) << r.out;
+
+  r = damka("probe --tables '/tmp/" + std::string(5000, 'd') + "' 'W:WKa1:BKh2'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("too long"), std::string::npos) << r.out.substr(r.out.size() > 300 ? r.out.size() - 300 : 0);
+  r = damka("verify -v russian '/tmp/" + std::string(5000, 'd') + "'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("too long"), std::string::npos) << r.out.substr(r.out.size() > 300 ? r.out.size() - 300 : 0);
+}
+
+}  // namespace
