@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   damka::cli::register_verify(app, rc);
   damka::cli::register_probe(app, rc);
   damka::cli::register_statutes(app, rc);
+  damka::cli::register_serve(app, rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
