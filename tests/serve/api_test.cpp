@@ -49,7 +49,7 @@ json cli_probe(const std::string& variant, const std::string& fen, const std::st
 }
 
 // A server of the tables on 127.0.0.1:<any port>, run on a thread of its own.
-class Api : public ::testing::Test {
+class ServeApi : public ::testing::Test {
  protected:
   void SetUp() override {
     damka::ServeOptions o;
@@ -94,7 +94,7 @@ class Api : public ::testing::Test {
   std::vector<std::string> log_;
 };
 
-TEST_F(Api, ProbeAnswersEqualTheCommandLine) {
+TEST_F(ServeApi, ProbeAnswersEqualTheCommandLine) {
   const std::pair<std::string, std::string> cases[] = {
       {"russian", "W:WKa1,Kc3:BKh8"},       {"russian", "B:WKa1,Kc3:BKh8"},
       {"russian", "W:WKa1,c3:BKh8"},        {"russian", "W:WKa1,Kc3,Ke5:BKh8"},
@@ -119,7 +119,7 @@ TEST_F(Api, ProbeAnswersEqualTheCommandLine) {
   for (const auto& m : e["moves"]) EXPECT_EQ(m["fen_after"].get<std::string>().find_first_of("abcdefgh"), std::string::npos);
 }
 
-TEST_F(Api, RandomPositionsEqualTheCommandLine) {
+TEST_F(ServeApi, RandomPositionsEqualTheCommandLine) {
   std::mt19937 rng(15);
   const auto& rules = damka::rules_of(damka::Variant::Russian);
   int compared = 0;
@@ -142,7 +142,7 @@ TEST_F(Api, RandomPositionsEqualTheCommandLine) {
   }
 }
 
-TEST_F(Api, StatutesEqualTheCommandLine) {
+TEST_F(ServeApi, StatutesEqualTheCommandLine) {
   for (int moves : {0, 10}) {
     const std::string fen = "W:WKa1,Kc3,Ke5:BKh8";
     const std::string arg = "&rulebook=russian-federation&moves=" + std::to_string(moves);
@@ -165,7 +165,7 @@ TEST_F(Api, StatutesEqualTheCommandLine) {
   EXPECT_EQ(m["statutes"]["status"], "unknown") << m.dump();
 }
 
-TEST_F(Api, BadInputAnswers400WithTheProblem) {
+TEST_F(ServeApi, BadInputAnswers400WithTheProblem) {
   const std::pair<std::string, std::string> cases[] = {
       {"/api/v1/klingon?fen=W:WKa1:BKh8", "unknown_variant"},
       {"/api/v1/russian", "missing_fen"},
@@ -213,7 +213,7 @@ TEST_F(Api, BadInputAnswers400WithTheProblem) {
   EXPECT_EQ(get("/healthz").first, 200);
 }
 
-TEST_F(Api, TablesListingAndBoards) {
+TEST_F(ServeApi, TablesListingAndBoards) {
   const auto [status, j] = get("/api/v1/tables");
   ASSERT_EQ(status, 200);
   std::map<std::string, json> by_name;
@@ -240,7 +240,7 @@ TEST_F(Api, TablesListingAndBoards) {
     EXPECT_EQ(get("/api/v1/" + name + "?fen=" + q(v["example_fen"])).first, 200) << name;
 }
 
-TEST_F(Api, ConcurrentClientsGetTheSameAnswers) {
+TEST_F(ServeApi, ConcurrentClientsGetTheSameAnswers) {
   // Expected answers from a Tablebase of our own.
   const auto& rules = damka::rules_of(damka::Variant::Russian);
   auto tb = damka::Tablebase::open(rules, kTables);
@@ -276,7 +276,7 @@ TEST_F(Api, ConcurrentClientsGetTheSameAnswers) {
   EXPECT_EQ(lines, 320);
 }
 
-TEST_F(Api, ThePageAndItsFiles) {
+TEST_F(ServeApi, ThePageAndItsFiles) {
   auto c = client();
   auto r = c.Get("/");
   ASSERT_TRUE(r);
