@@ -396,6 +396,9 @@ Expected<std::unique_ptr<Server>> Server::create(ServeOptions options) {
 
   impl->http.new_task_queue = [n = opt.threads] { return new httplib::ThreadPool(static_cast<std::size_t>(n)); };
   impl->http.set_keep_alive_max_count(1000);
+  // Headers and body go out in separate writes: without TCP_NODELAY, Nagle's
+  // algorithm and the client's delayed ACK hold each answer ~40 ms.
+  impl->http.set_tcp_nodelay(true);
   impl->http.set_payload_max_length(64 * 1024);
   impl->install_routes();
   return std::unique_ptr<Server>(new Server(std::move(impl)));

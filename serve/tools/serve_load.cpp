@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
     threads.emplace_back([&, c] {
       httplib::Client cli(host, port);
       cli.set_keep_alive(true);
+      cli.set_tcp_nodelay(true);
       cli.set_read_timeout(30, 0);
       std::size_t i = static_cast<std::size_t>(c) * 7919;
       while (clock::now() < end) {
