@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -297,6 +298,15 @@ TEST(ServeWebDir, FoundInTheSourceTreeOrGiven) {
   auto found = damka::find_web_dir("/nonexistent/bin");
   ASSERT_TRUE(found.ok()) << found.message();
   EXPECT_TRUE(fs::exists(*found / "index.html"));
+  // Installed: <prefix>/bin/damka finds <prefix>/share/damka/web first.
+  const fs::path prefix = fs::temp_directory_path() / ("damka-serve-prefix-" + std::to_string(::getpid()));
+  fs::create_directories(prefix / "bin");
+  fs::create_directories(prefix / "share" / "damka" / "web");
+  { std::ofstream(prefix / "share" / "damka" / "web" / "index.html") << "<html></html>"; }
+  auto installed = damka::find_web_dir(prefix / "bin");
+  ASSERT_TRUE(installed.ok()) << installed.message();
+  EXPECT_EQ(*installed, fs::weakly_canonical(prefix / "share" / "damka" / "web"));
+  fs::remove_all(prefix);
   auto given = damka::find_web_dir("/nonexistent/bin", "/nonexistent/web");
   ASSERT_FALSE(given.ok());
   EXPECT_NE(given.message().find("/nonexistent/web"), std::string::npos);
