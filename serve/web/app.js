@@ -211,8 +211,12 @@ function showPosition() {
   const pv = $("pv");
   pv.replaceChildren();
   if (d && Array.isArray(d.pv)) {
-    d.pv.forEach((m, i) => pv.appendChild(Object.assign(document.createElement("li"),
-                                          { textContent: m, className: i === 0 ? "next" : "" })));
+    d.pv.forEach((m, i) => {
+      const li = Object.assign(document.createElement("li"),
+                               { textContent: m, className: i === 0 ? "next" : "", title: "play the line up to here" });
+      li.addEventListener("click", () => playLine(d.pv.slice(0, i + 1)));
+      pv.appendChild(li);
+    });
     if (!d.pv.length) pv.appendChild(Object.assign(document.createElement("li"),
         { textContent: d.dtw && d.dtw.result === "draw" ? "none (a draw never ends)" : "the game is over" }));
   } else if (d && d.pv) {
@@ -297,6 +301,15 @@ async function load(fen, { push = false, last = [] } = {}) {
 function playMove(m) {
   $("choice").hidden = true;
   return load(m.fen_after, { push: true, last: moveSquares(m.move) });
+}
+
+// Plays the moves of a line (texts as in the move lists) one after the other.
+async function playLine(line) {
+  for (const text of line) {
+    const m = state.data && Array.isArray(state.data.moves) && state.data.moves.find((x) => x.move === text);
+    if (!m) return;
+    await playMove(m);
+  }
 }
 
 function chooseVariant(name, fen) {

@@ -139,6 +139,14 @@ async function main() {
     await waitIdle(page, pvMove.fen_after);
     check((await shown(page)).fen === pvMove.fen_after, "PV step plays the PV's first move", pvMove.move);
 
+    // Clicking the PV's second move plays the line up to it.
+    await page.click("#back");
+    await waitIdle(page, fen);
+    const second = (await api(base, "russian", pvMove.fen_after)).moves.find((m) => m.move === before.pv[1]);
+    await page.click("#pv li:nth-child(2)");
+    await waitIdle(page, second.fen_after);
+    check((await shown(page)).fen === second.fen_after, "clicking a PV move plays the line up to it", second.fen_after);
+
     // 4. The statute panel for a 3 kings vs 1 king position.
     const kings = "W:WKa1,Kc3,Ke5:BKh8";
     await page.goto(`${base}/?variant=russian&fen=${encodeURIComponent(kings)}`, { waitUntil: "networkidle0" });
