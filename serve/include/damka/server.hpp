@@ -54,13 +54,16 @@ Expected<std::filesystem::path> find_web_dir(const std::filesystem::path& exe_di
 class Server {
  public:
   // Opens every variant's tables and loads the rulebooks and web files.
-  // Errors: `tables` is not a directory, the web files cannot be read.
+  // Cost: one directory scan per variant and the files read once (web files
+  // are then served from memory).  Errors: `tables` is not a directory, the
+  // web files cannot be read, threads < 1.
   static Expected<std::unique_ptr<Server>> create(ServeOptions options);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
   // Binds host:port.  Errors: the address is taken or cannot be bound.
+  // Call once, before run(), from the thread that created the server.
   Status bind();
   // The bound port (after bind()).
   int port() const;
@@ -68,7 +71,7 @@ class Server {
   void run();
   // Stops run(); thread-safe, may be called before run() starts.
   void stop();
-  // Requests answered so far.
+  // Requests answered so far (thread-safe).
   std::uint64_t requests() const;
 
  private:
