@@ -9,20 +9,12 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "damka/notation.hpp"
+#include "damka/position_report.hpp"
 #include "damka/probe.hpp"
 #include "damka/statutes.hpp"
 
 namespace damka::cli {
 namespace {
-
-const char* result_name(Wdl w) { return w == Wdl::Win ? "win" : w == Wdl::Loss ? "loss" : "draw"; }
-
-nlohmann::json value_json(const ProbeResult& r, Metric m) {
-  if (!r.ok()) return {{"status", std::string(probe_status_name(r.status))}};
-  nlohmann::json j = {{"result", result_name(r.value.wdl)}};
-  if (m != Metric::WDL) j["plies"] = r.value.plies;
-  return j;
-}
 
 std::string materials_text(const std::vector<Material>& ms) {
   std::string s;
@@ -127,70 +119,19 @@ void register_probe(CLI::App& app, int& rc) {
     if (!o->rulebook.empty()) verdict = judge_with_tables(o->rulebook, *rules, p, o->moves, o->tables, exe_dir());
 
     const Metric metrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
-    ProbeResult values[3];
-    for (int i = 0; i < 3; ++i) values[i] = tb.probe(p, metrics[i]);
-    std::vector<MoveValue> moves;
-    const ProbeStatus moves_status = tb.probe_moves(p, moves);
-    std::vector<Move> pv;
-    ProbeStatus pv_status = ProbeStatus::Ok;
-    if (o->pv) pv_status = tb.principal_variation(p, pv);
-    const bool all_known = values[0].ok() && values[1].ok() && values[2].ok() && moves_status == ProbeStatus::Ok &&
-                           pv_status == ProbeStatus::Ok;
+    const PositionReport report = report_position(tb, p, o->pv);
+    const ProbeResult* values = report.values;
+    const std::vector<MoveValue>& moves = report.moves;
+    const ProbeStatus moves_status = report.moves_status;
+    const std::vector<Move>& pv = report.pv;
+    const ProbeStatus pv_status = report.pv_status;
+    const bool all_known = report.all_known();
     const Material material = material_of(p);
-    const char* side = p.side_to_move == Color::White ? "white" : "black";
 
     if (o->json) {
-      nlohmann::json j;
-      j["variant"] = std::string(rules->name);
-      j["fen"] = to_fen(*rules, p);
-      j["material"] = material.name();
-      j["side_to_move"] = side;
-      j["wdl"] = value_json(values[0], Metric::WDL);
-      j["dtw"] = value_json(values[1], Metric::DTW);
-      j["dtc"] = value_json(values[2], Metric::DTC);
-      if (moves_status == ProbeStatus::Ok) {
-        nlohmann::json arr = nlohmann::json::array();
-        for (const MoveValue& m : moves) {
-          nlohmann::json e = {{"move", move_to_string(*rules, p, m.move)},
-                              {"result", result_name(m.dtw.wdl)},
-                              {"dtw", m.dtw.wdl == Wdl::Draw ? nlohmann::json(nullptr) : nlohmann::json(m.dtw.plies)}};
-          if (!m.dtc_known) e["dtc"] = "unknown";
-          else e["dtc"] = m.dtc.wdl == Wdl::Draw ? nlohmann::json(nullptr) : nlohmann::json(m.dtc.plies);
-          arr.push_back(e);
-        }
-        j["moves"] = arr;
-      } else {
-        j["moves"] = {{"status", std::string(probe_status_name(moves_status))}};
-      }
-      if (o->pv) {
-        if (pv_status == ProbeStatus::Ok) {
-          nlohmann::json arr = nlohmann::json::array();
-          Position q = p;
-          for (const Move& m : pv) {
-            arr.push_back(move_to_string(*rules, q, m));
-            q = apply(q, m);
-          }
-          j["pv"] = arr;
-        } else {
-          j["pv"] = {{"status", std::string(probe_status_name(pv_status))}};
-        }
-      }
-      if (verdict) {
-        if (verdict->ok()) {
-          nlohmann::json v = nlohmann::json::parse(verdict_json(**verdict).dump());
-          v["rulebook"] = o->rulebook;
-          v["moves_played"] = o->moves;
-          j["statutes"] = v;
-        } else {
-          j["statutes"] = {{"rulebook", o->rulebook}, {"error", verdict->message()}};
-        }
-      }
-      if (!all_known) {
-        const auto missing = tb.missing_tables(p, Metric::DTW);
-        nlohmann::json arr = nlohmann::json::array();
-        for (const Material& m : missing) arr.push_back(m.name());
-        j["missing_tables"] = arr;
-      }
+      // The same JSON as `damka serve` answers (serve/include/damka/position_report.hpp).
+      nlohmann::json j = position_json(tb, report);
+      if (verdict) j["statutes"] = statutes_json(o->rulebook, o->moves, *verdict);
       std::cout << j.dump(2) << "\n";
     } else {
       std::printf("%s, %s to move\n", std::string(rules->display_name).c_str(),

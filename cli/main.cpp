@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   damka::cli::register_verify(app, rc);
   damka::cli::register_probe(app, rc);
   damka::cli::register_statutes(app, rc);
+  damka::cli::register_serve(app, rc);
   // An unknown command is named as such (CLI11 alone would say "A
   // subcommand is required").
   if (argc > 1 && argv[1][0] != '-') {

@@ -3,7 +3,11 @@
 set -euo pipefail
 packages=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev
           librapidcheck-dev googletest libgtest-dev libbenchmark-dev
-          clang libclang-rt-14-dev libomp-dev)  # clang: libFuzzer targets (scripts/fuzz.sh)
+          clang libclang-rt-14-dev libomp-dev  # clang: libFuzzer targets (scripts/fuzz.sh)
+          libcpp-httplib-dev chromium)  # damka serve; its browser test runs Chromium headless
+# The browser test installs puppeteer-core with npm (tests/serve/package.json);
+# a node/npm already on the PATH (e.g. from NodeSource) is used as it is.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

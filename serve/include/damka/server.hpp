@@ -1,0 +1,83 @@
+// The HTTP server behind `damka serve`: a JSON API over the tables and the
+// web explorer's files.
+//
+//   GET /api/v1/{variant}?fen=F[&pv=0][&rulebook=R&moves=N]
+//        the position's value, every move's value and the principal
+//        variation: position_json() (the JSON of `damka probe --json --pv`)
+//   GET /api/v1/{variant}/statutes?fen=F[&rulebook=R][&moves=N]
+//        the draw statutes' verdict: statutes_json() with variant, fen, material
+//   GET /api/v1/tables    every variant: its board, rulebooks and the materials present
+//   GET /healthz          {"status": "ok", ...}
+//   GET /, /app.js, ...   the explorer's files (web_dir)
+//
+// Bad input (unknown variant, bad FEN, invalid position, bad parameter,
+// oversized value) answers 400 with {"code", "error"}; an unknown path 404;
+// a request line over 8 KiB 414 (the same JSON).  A missing table is not an
+// error: the value says "unknown".  Each request is logged as one line.
+//
+// Threads: `threads` connections are served at once (a kept-alive connection
+// holds its thread while it stays open); probes share one Tablebase per
+// variant (lock-free cache hits); statute verdicts take a per-variant lock
+// (their table values are loaded on first use and kept).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "damka/expected.hpp"
+
+namespace damka {
+
+struct ServeOptions {
+  std::filesystem::path tables;    // the directory given to `damka generate -o`
+  std::string host = "127.0.0.1";  // loopback unless told otherwise
+  int port = 8642;                 // 0: any free port (see Server::port())
+  int threads = 8;                 // connections served at once
+  std::filesystem::path web_dir;   // the explorer's files (index.html, app.js, style.css)
+  std::filesystem::path exe_dir;   // for rulebook_search_path()
+  std::filesystem::path rulebooks_dir;          // if not empty: the only rulebook directory
+  std::size_t cache_bytes = std::size_t{64} << 20;  // block cache of each variant's Tablebase
+  // One line per request (and table errors); default: standard error.
+  std::function<void(const std::string&)> log;
+};
+
+// Where the explorer's files are: `override_dir` when given; else
+// <exe_dir>/../share/damka/web (installed), <exe_dir>/web, then the source
+// tree's serve/web (compiled in).  The first directory holding index.html.
+// An error names every place tried.
+Expected<std::filesystem::path> find_web_dir(const std::filesystem::path& exe_dir,
+                                             const std::filesystem::path& override_dir = {});
+
+class Server {
+ public:
+  // Opens every variant's tables and loads the rulebooks and web files.
+  // Cost: one directory scan per variant and the files read once (web files
+  // are then served from memory).  Errors: `tables` is not a directory, the
+  // web files cannot be read, threads < 1.
+  static Expected<std::unique_ptr<Server>> create(ServeOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds host:port.  Errors: the address is taken or cannot be bound.
+  // Call once, before run(), from the thread that created the server.
+  Status bind();
+  // The bound port (after bind()).
+  int port() const;
+  // Serves until stop() is called (from any thread).  Call after bind().
+  void run();
+  // Stops run(); thread-safe, may be called before run() starts.
+  void stop();
+  // Requests answered so far (thread-safe).
+  std::uint64_t requests() const;
+
+ private:
+  struct Impl;
+  explicit Server(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace damka
