@@ -42,11 +42,11 @@ void register_generate(CLI::App& app, int& rc) {
   cmd->add_flag("--dry-run", o->dry_run, "List what would be built, with sizes, and build nothing");
   cmd->add_flag("--json", o->json, "Print the summary as JSON on stdout");
   cmd->callback([o, &rc] {
-    auto rules = lookup_variant("generate", o->variant);
-    if (!rules) {
-      rc = 2;
-      return;
-    }
+    Report report("generate", o->json);
+    auto rules = lookup_variant(report, o->variant, rc);
+    if (!rules) return;
+    report.set("variant", std::string(rules->name));
+    report.set("folder", o->out);
     GenerateOptions opt;
     opt.max_pieces = o->pieces;
     opt.out = o->out;
@@ -55,13 +55,15 @@ void register_generate(CLI::App& app, int& rc) {
     if (!o->material.empty()) {
       auto m = Material::parse(o->material);
       if (!m) {
-        std::cerr << "damka generate: " << m.message() << "\n";
-        rc = 2;
+        rc = report.fail(2, m.message());
         return;
       }
       if (m->white() == 0 || m->black() == 0) {
-        std::cerr << "damka generate: material " << m->name() << " has a side without pieces (nothing to solve)\n";
-        rc = 2;
+        rc = report.fail(2, "material " + m->name() + " has a side without pieces (nothing to solve)");
+        return;
+      }
+      if (m->pieces() > o->pieces) {
+        rc = report.fail(2, material_outside_pieces(m->name(), m->pieces(), o->pieces));
         return;
       }
       opt.only = *m;
@@ -70,8 +72,7 @@ void register_generate(CLI::App& app, int& rc) {
     if (o->dry_run) {
       auto plan = plan_generation(*rules, opt);
       if (!plan) {
-        std::cerr << "damka generate: " << plan.message() << "\n";
-        rc = 1;
+        rc = report.fail(1, plan.message());
         return;
       }
       std::uint64_t total = 0;
@@ -85,12 +86,14 @@ void register_generate(CLI::App& app, int& rc) {
                       action_name(r.action));
       }
       if (o->json)
-        std::cout << out.dump(2) << "\n";
+        std::cout << generate_json(*rules, o->out, out).dump(2) << "\n";
       else
         std::printf("%zu tables, %llu positions to build\n", plan->size(), static_cast<unsigned long long>(total));
       rc = 0;
       return;
     }
+    if (const std::string note = shared_folder_note(*rules, o->out); !note.empty() && !o->json)
+      std::printf("%s\n", note.c_str());
     ProgressBar bar;
     GenerateCallbacks cb;
     cb.progress = [&](const Progress& p) {
@@ -139,15 +142,15 @@ void register_generate(CLI::App& app, int& rc) {
     auto result = generate(*rules, opt, cb);
     bar.finish();
     if (!result) {
-      std::cerr << "damka generate: " << result.message() << "\n";
-      rc = 1;
+      rc = report.fail(1, result.message());
       return;
     }
     if (o->json) {
-      std::cout << nlohmann::json{{"variant", rules->name}, {"tables", out}, {"seconds", total_seconds},
-                                  {"built_positions", built_positions}, {"threads", opt.threads}}
-                       .dump(2)
-                << "\n";
+      Json j = generate_json(*rules, o->out, out);
+      j["seconds"] = total_seconds;
+      j["built_positions"] = built_positions;
+      j["threads"] = opt.threads;
+      std::cout << j.dump(2) << "\n";
     } else {
       std::printf("%zu tables (%s positions) in %s; built %s positions in %.1f s (%s pos/s, %s pos/s per thread); "
                   "WDL %.1f positions per byte\n",

@@ -6,13 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "common.hpp"
 #include "damka/table_file.hpp"
 
 namespace damka::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::ordered_json;
 
 std::string fixed2(double v) {
   char buf[32];
@@ -150,20 +150,20 @@ void register_info(CLI::App& app, int& rc) {
   cmd->add_option("path", o->path, "A table file, or a directory of tables")->required();
   cmd->add_flag("--json", o->json, "Print JSON on stdout");
   cmd->callback([o, &rc] {
+    Report report("info", o->json);
+    report.set("folder", o->path);
     std::vector<fs::path> files;
     std::error_code ec;
     if (fs::is_directory(o->path, ec)) {
       for (fs::recursive_directory_iterator it(o->path, ec), end; !ec && it != end; it.increment(ec))
         if (it->is_regular_file() && is_table_name(it->path())) files.push_back(it->path());
       if (ec) {
-        std::cerr << "damka info: " << o->path << ": " << ec.message() << "\n";
-        rc = 1;
+        rc = report.fail(1, o->path + ": " + ec.message());
         return;
       }
       std::sort(files.begin(), files.end());
       if (files.empty()) {
-        std::cerr << "damka info: no tables (*.wdl, *.dtw, *.dtc) in " << o->path << "\n";
-        rc = 1;
+        rc = report.fail(1, "no tables (*.wdl, *.dtw, *.dtc) in " + o->path);
         return;
       }
     } else {
@@ -172,17 +172,20 @@ void register_info(CLI::App& app, int& rc) {
     Json tables = Json::array(), errors = Json::array();
     std::uint64_t slots[3] = {0, 0, 0}, bytes[3] = {0, 0, 0};  // by metric
     int good = 0;
+    std::vector<Variant> variants;
     rc = 0;
     for (const fs::path& f : files) {
       const auto info = inspect(f);
       if (!info || !info->checksum.ok()) {
         const std::string msg = info ? info->checksum.message() : info.message();
-        std::cerr << "damka info: " << msg << "\n";
+        if (!o->json) report.warn(msg);
         errors.push_back({{"path", f.string()}, {"error", msg}});
         rc = 1;
         if (!info) continue;
       }
       ++good;
+      if (std::find(variants.begin(), variants.end(), info->h.variant) == variants.end())
+        variants.push_back(info->h.variant);
       slots[static_cast<int>(info->h.metric)] += info->h.slots;
       bytes[static_cast<int>(info->h.metric)] += info->h.file_size;
       if (o->json) {
@@ -203,7 +206,16 @@ void register_info(CLI::App& app, int& rc) {
                  " positions in " + std::to_string(bytes[k]) + " bytes, " + fixed2(ratio) + " per byte";
     }
     if (o->json) {
-      Json out = {{"tables", tables}, {"errors", errors}, {"total", {{"tables", good}, {"by_metric", totals}}}};
+      std::sort(variants.begin(), variants.end());
+      Json names = Json::array();
+      for (Variant v : variants) names.push_back(std::string(rules_of(v).name));
+      Json out = report.object();
+      out["variant"] = variants.size() == 1 ? names[0] : Json(nullptr);
+      out["variants"] = names;
+      out["tables"] = tables;
+      out["errors"] = errors;
+      out["total"] = {{"tables", good}, {"by_metric", totals}};
+      out["exit_code"] = rc;
       std::cout << out.dump(2) << "\n";
     } else if (files.size() > 1) {
       std::cout << "\n" << good << " tables: " << summary;

@@ -10,6 +10,7 @@
 #include "damka/notation.hpp"
 #include "damka/probe.hpp"
 #include "damka/statutes.hpp"
+#include "damka/table_scan.hpp"
 
 namespace damka::cli {
 namespace {
@@ -17,7 +18,8 @@ namespace {
 const char* result_name(Wdl w) { return w == Wdl::Win ? "win" : w == Wdl::Loss ? "loss" : "draw"; }
 
 nlohmann::json value_json(const ProbeResult& r, Metric m) {
-  if (!r.ok()) return {{"status", std::string(probe_status_name(r.status))}};
+  if (!r.ok())
+    return {{"status", r.status == ProbeStatus::Corrupt ? std::string("refused") : std::string(probe_status_name(r.status))}};
   nlohmann::json j = {{"result", result_name(r.value.wdl)}};
   if (m != Metric::WDL) j["plies"] = r.value.plies;
   return j;
@@ -36,6 +38,10 @@ std::string status_text(const Tablebase& tb, const Position& p, ProbeStatus s, M
     if (!missing.empty())
       return "unknown (no " + std::string(metric_name(m)) + " table for " + materials_text(missing) + " in " +
              tb.directory().string() + ")";
+  }
+  if (s == ProbeStatus::Corrupt) {
+    const auto errors = tb.errors();
+    if (!errors.empty()) return "unknown (table refused: " + errors.back() + ")";
   }
   return std::string(probe_status_name(s));
 }
@@ -61,7 +67,7 @@ std::string line_text(const Rules& r, Position p, const std::vector<Move>& line)
 void register_probe(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("probe", "Look a position up in the tables: its WDL, DTW and DTC, and every move's value");
   struct Opts {
-    std::string variant = "russian";
+    std::string variant;
     std::string tables = "data/tables";
     std::string fen;
     bool json = false, pv = false;
@@ -69,8 +75,10 @@ void register_probe(CLI::App& app, int& rc) {
     int moves = 0;
   };
   auto o = std::make_shared<Opts>();
-  cmd->add_option("-v,--variant", o->variant, "Variant: " + variant_names())->capture_default_str();
-  cmd->add_option("--tables", o->tables, "Directory of tables (as given to `damka generate -o`)")->capture_default_str();
+  cmd->add_option("-v,--variant", o->variant,
+                  "Variant (default: the one with tables in the folder that reads the FEN): " + variant_names());
+  cmd->add_option("--tables", o->tables, "Directory of tables (as given to `damka generate -o`, or a variant subfolder)")
+      ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print the result as JSON on stdout");
   cmd->add_flag("--pv", o->pv, "Also print the principal variation (the best line to the end of the game)");
   cmd->add_option("-r,--rulebook", o->rulebook,
@@ -80,46 +88,62 @@ void register_probe(CLI::App& app, int& rc) {
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->add_option("fen", o->fen, "The position (PDN FEN), e.g. W:WKa1,Kc3:BKh8")->required();
   cmd->callback([o, &rc] {
-    const Rules* rules = lookup_variant("probe", o->variant);
-    if (!rules) {
-      rc = 2;
-      return;
+    Report report("probe", o->json);
+    report.set("folder", o->tables);
+    const Rules* rules = nullptr;
+    if (!o->variant.empty()) {
+      if (!(rules = lookup_variant(report, o->variant, rc))) return;
+    } else {
+      // The variant the folder's headers name and the FEN can be read in.
+      auto scan = scan_table_folder(o->tables);
+      if (!scan) {
+        rc = report.fail(1, "cannot open tables: " + scan.message());
+        return;
+      }
+      auto chosen = choose_variant("", *scan, [&](const Rules& r) { return parse_fen(r, o->fen).ok(); },
+                                   "the FEN '" + o->fen + "'");
+      if (!chosen) {
+        rc = report.fail(2, chosen.message());
+        return;
+      }
+      rules = *chosen;
     }
+    const std::filesystem::path root = tables_root(o->tables, *rules);
+    report.set("variant", std::string(rules->name));
+    report.set("folder", root.string());
     auto parsed = parse_fen(*rules, o->fen);
     if (!parsed) {
-      std::cerr << "damka probe: bad FEN '" << o->fen << "': " << parsed.message() << "\n";
-      rc = 2;
+      rc = report.fail(2, "bad FEN '" + o->fen + "': " + parsed.message());
       return;
     }
     const Position p = *parsed;
     if (!p.is_valid() || p.pieces(opposite(p.side_to_move)) == 0) {
-      std::cerr << "damka probe: invalid position '" << o->fen << "': "
-                << (p.is_valid() ? "the side not to move has no pieces (the game is over)"
-                                 : "a man stands on its own promotion row")
-                << "\n";
-      rc = 2;
+      rc = report.fail(2, "invalid position '" + o->fen + "': " +
+                              (p.is_valid() ? "the side not to move has no pieces (the game is over)"
+                                            : "a man stands on its own promotion row"));
       return;
     }
     TablebaseOptions topt;
     topt.cache_bytes = std::size_t{16} << 20;
-    topt.on_error = [](const std::string& message) { std::cerr << "damka probe: error: " << message << "\n"; };
-    auto opened = Tablebase::open(*rules, o->tables, topt);
+    topt.on_error = [report](const std::string& message) { report.warn("error: " + message); };
+    auto opened = Tablebase::open(*rules, root, topt);
     if (!opened) {
-      std::cerr << "damka probe: cannot open tables: " << opened.message()
-                << " (build them with `damka generate -v " << rules->name << " -o " << o->tables << "`)\n";
-      rc = 1;
+      rc = report.fail(1, "cannot open tables: " + opened.message() + " (build them with `damka generate -v " +
+                              std::string(rules->name) + " -o " + root.string() + "`)");
       return;
     }
     const Tablebase& tb = **opened;
+    report.set("tables_folder", tb.directory().string());
     if (tb.max_pieces() == 0) {
-      std::cerr << "damka probe: no " << rules->name << " tables in " << tb.directory().string()
-                << " (build them with `damka generate -v " << rules->name << " -o " << o->tables << "`)\n";
-      rc = 1;
+      rc = report.fail(1, "no " + std::string(rules->name) + " tables in " + tb.directory().string() +
+                              " (build them with `damka generate -v " + std::string(rules->name) + " -o " +
+                              root.string() + "`)");
       return;
     }
+    const std::string note = shared_folder_note(*rules, root);
 
     std::optional<Expected<StatuteVerdict>> verdict;
-    if (!o->rulebook.empty()) verdict = judge_with_tables(o->rulebook, *rules, p, o->moves, o->tables, exe_dir());
+    if (!o->rulebook.empty()) verdict = judge_with_tables(o->rulebook, *rules, p, o->moves, root, exe_dir());
 
     const Metric metrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
     ProbeResult values[3];
@@ -135,8 +159,8 @@ void register_probe(CLI::App& app, int& rc) {
     const char* side = p.side_to_move == Color::White ? "white" : "black";
 
     if (o->json) {
-      nlohmann::json j;
-      j["variant"] = std::string(rules->name);
+      Json j = report.object();
+      if (!note.empty()) j["note"] = note;
       j["fen"] = to_fen(*rules, p);
       j["material"] = material.name();
       j["side_to_move"] = side;
@@ -180,6 +204,7 @@ void register_probe(CLI::App& app, int& rc) {
           j["statutes"] = {{"rulebook", o->rulebook}, {"error", verdict->message()}};
         }
       }
+      if (const auto errors = tb.errors(); !errors.empty()) j["errors"] = errors;
       if (!all_known) {
         const auto missing = tb.missing_tables(p, Metric::DTW);
         nlohmann::json arr = nlohmann::json::array();
@@ -190,6 +215,7 @@ void register_probe(CLI::App& app, int& rc) {
     } else {
       std::printf("%s, %s to move\n", std::string(rules->display_name).c_str(),
                   p.side_to_move == Color::White ? "White" : "Black");
+      if (!note.empty()) std::printf("%s\n", note.c_str());
       std::printf("%s\n", board_diagram(*rules, p).c_str());
       std::printf("FEN       %s\n", to_fen(*rules, p).c_str());
       std::printf("Material  %s\n", material.name().c_str());
@@ -226,15 +252,14 @@ void register_probe(CLI::App& app, int& rc) {
         std::printf("\nStatutes (%s, %d moves played): %s\n", o->rulebook.c_str(), o->moves,
                     (*verdict)->summary.c_str());
       else
-        std::cerr << "damka probe: statutes: " << verdict->message() << "\n";
+        report.warn("statutes: " + verdict->message());
     }
     if (verdict && !verdict->ok()) {
       rc = 1;
       return;
     }
     if (!all_known) {
-      std::cerr << "damka probe: some values are not known (tables missing or damaged in " << tb.directory().string()
-                << ")\n";
+      report.warn("some values are not known (tables missing or refused in " + tb.directory().string() + ")");
       rc = 1;
       return;
     }
