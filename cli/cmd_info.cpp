@@ -215,6 +215,9 @@ void register_info(CLI::App& app, int& rc) {
       out["tables"] = tables;
       out["errors"] = errors;
       out["total"] = {{"tables", good}, {"by_metric", totals}};
+      if (!errors.empty())
+        out["error"] = std::to_string(errors.size()) + " of " + std::to_string(files.size()) +
+                       " files refused; first: " + errors[0]["error"].get<std::string>();
       out["exit_code"] = rc;
       std::cout << out.dump(2) << "\n";
     } else if (files.size() > 1) {

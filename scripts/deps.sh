@@ -2,7 +2,7 @@
 # Installs the Debian packages damka needs, only those that are missing.
 set -euo pipefail
 packages=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev
-          librapidcheck-dev googletest libgtest-dev libbenchmark-dev)
+          librapidcheck-dev googletest libgtest-dev libbenchmark-dev python3-dev python3-pybind11 pybind11-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -69,13 +69,14 @@ constexpr std::uint64_t binom(int n, int k) {
   return (n < 0 || k < 0 || k > n) ? 0 : kBinomials.c[n][k];
 }
 
+// Without BMI2 (a portable build): loops over the few pieces in x, not over
+// the up to 28 squares of the mask.
 inline std::uint32_t pext(std::uint32_t x, std::uint32_t mask) {
 #if defined(__BMI2__)
   return _pext_u32(x, mask);
 #else
   std::uint32_t r = 0;
-  for (std::uint32_t bb = 1; mask; mask &= mask - 1, bb <<= 1)
-    if (x & mask & (0u - mask)) r |= bb;
+  for (x &= mask; x; x &= x - 1) r |= 1u << std::popcount(mask & ((x & (0u - x)) - 1));
   return r;
 #endif
 }
@@ -85,7 +86,7 @@ inline std::uint32_t pdep(std::uint32_t x, std::uint32_t mask) {
   return _pdep_u32(x, mask);
 #else
   std::uint32_t r = 0;
-  for (std::uint32_t bb = 1; mask; mask &= mask - 1, bb <<= 1)
+  for (std::uint32_t bb = 1; x >= bb && mask; mask &= mask - 1, bb <<= 1)
     if (x & bb) r |= mask & (0u - mask);
   return r;
 #endif
