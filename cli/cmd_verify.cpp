@@ -62,6 +62,7 @@ void register_verify(CLI::App& app, int& rc) {
     const int threads = resolve_threads(o->threads);
     Json bad_files = Json::array(), variants = Json::array();
     std::uint64_t total_bad = 0, total_positions = 0;
+    bool any_bad = false;
     // Files refused by their headers: other rules, unreadable.
     for (const Rules* r : todo)
       for (const std::string& problem : scan->family_of(*r)->problems) {
@@ -71,7 +72,7 @@ void register_verify(CLI::App& app, int& rc) {
     for (const Rules* r : todo) {
       const TableFamilyFolder& fam = *scan->family_of(*r);
       if (!o->json) {
-        std::printf("%s%s tables in %s (%s)\n", todo.size() > 1 ? "\n" : "", std::string(r->display_name).c_str(),
+        std::printf("%s%s tables in %s (%s)\n", r != todo.front() ? "\n" : "", std::string(r->display_name).c_str(),
                     fam.folder.string().c_str(), fam.variants.empty() ? "no readable header" : ("built as " + variant_list(fam.variants)).c_str());
         if (const std::string note = shared_folder_note(*r, scan->root); !note.empty()) std::printf("%s\n", note.c_str());
       }
@@ -93,7 +94,10 @@ void register_verify(CLI::App& app, int& rc) {
       cb.table_done = [&](const VerifyReport& t) {
         bar.finish();
         if (!t.error.empty()) {
-          if (std::find(bad_files.begin(), bad_files.end(), Json(t.error)) == bad_files.end()) bad_files.push_back(t.error);
+          if (!t.error_in_dependency &&
+              std::find(bad_files.begin(), bad_files.end(), Json(t.error)) == bad_files.end())
+            bad_files.push_back(t.error);
+          any_bad = true;
           if (o->json)
             tables.push_back({{"material", t.material.name()}, {"error", t.error}});
           else
@@ -133,7 +137,7 @@ void register_verify(CLI::App& app, int& rc) {
                     static_cast<unsigned long long>(verified), static_cast<unsigned long long>(positions),
                     static_cast<unsigned long long>(bad));
     }
-    rc = !bad_files.empty() ? 1 : total_bad ? 3 : 0;
+    rc = (any_bad || !bad_files.empty()) ? 1 : total_bad ? 3 : 0;
     if (o->json) {
       Json j = report.object();
       j["variant"] = todo.size() == 1 ? Json(std::string(todo.front()->name)) : Json(nullptr);

@@ -90,11 +90,12 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
     const Material m = (*order)[ti];
     const auto t0 = std::chrono::steady_clock::now();
     // A table that cannot be verified is reported, and the others go on.
-    auto failed = [&](const std::string& why) {
+    auto failed = [&](const std::string& why, bool dependency = false) {
       VerifyReport r;
       r.material = m;
       r.positions = table_slots(m);
       r.error = why;
+      r.error_in_dependency = dependency;
       if (cb.table_done) cb.table_done(r);
       reports.push_back(r);
       for (const auto& [mat, last] : last_use)
@@ -116,7 +117,7 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
       if (!t && missing.empty()) missing = "needs " + s.name() + ": " + t.message();
     }
     if (!missing.empty()) {
-      failed(missing);
+      failed(missing, true);
       continue;
     }
     std::vector<std::uint16_t> wdl;

@@ -18,12 +18,12 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Run {
+struct Outcome {
   int code;
   std::string out;  // stdout only, or stdout and stderr
 };
 
-Run run(const std::string& args, bool with_stderr = true) {
+Outcome run(const std::string& args, bool with_stderr = true) {
   const std::string cmd = std::string(DAMKA_EXE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* f = popen(cmd.c_str(), "r");
   if (!f) return {-1, "popen failed"};
@@ -36,7 +36,7 @@ Run run(const std::string& args, bool with_stderr = true) {
 
 // stdout of a --json run, parsed (a parse failure fails the test).
 json run_json(const std::string& args, int& code) {
-  const Run r = run(args + " --json", false);
+  const Outcome r = run(args + " --json", false);
   code = r.code;
   try {
     return json::parse(r.out);
@@ -55,7 +55,7 @@ class Contract : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("damka-contract-test-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     for (const char* v : {"russian", "english"}) {
-      const Run g = run(std::string("generate -v ") + v + " -n 3 -t 2 -o " + dir_.string());
+      const Outcome g = run(std::string("generate -v ") + v + " -n 3 -t 2 -o " + dir_.string());
       ASSERT_EQ(g.code, 0) << g.out;
     }
   }
@@ -65,7 +65,7 @@ class Contract : public ::testing::Test {
 fs::path Contract::dir_;
 
 TEST_F(Contract, VerifyChecksEveryVariantInTheFolderAndNamesEach) {
-  Run r = run("verify -t 2 " + dir_.string());
+  Outcome r = run("verify -t 2 " + dir_.string());
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(has(r.out, "Russian tables in " + (dir_ / "russian").string())) << r.out;
   EXPECT_TRUE(has(r.out, "English tables in " + (dir_ / "english").string())) << r.out;
@@ -105,7 +105,7 @@ TEST_F(Contract, ProbeFindsTheVariantFromTheFenAndTheFolder) {
   EXPECT_EQ(j["variant"], "english");
   EXPECT_EQ(j["folder"], dir_.string());
   // Algebraic squares fit both: say which variants are there.
-  Run r = run("probe --tables " + dir_.string() + " 'W:WKa1,Kc3:BKh8'");
+  Outcome r = run("probe --tables " + dir_.string() + " 'W:WKa1,Kc3:BKh8'");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_TRUE(has(r.out, "several variants")) << r.out;
   EXPECT_TRUE(has(r.out, "russian, english")) << r.out;
@@ -133,7 +133,7 @@ TEST_F(Contract, TablesForOtherRulesAreNamedTheSameWayAndVerifyListsEveryBadFile
   fs::resize_file(damaged, fs::file_size(damaged) / 2);
   const std::string foreign = (copy / "russian" / "2Kv1K.dtw").string() + ": built for english rules, expected russian";
 
-  Run r = run("verify -t 2 " + copy.string());
+  Outcome r = run("verify -t 2 " + copy.string());
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_TRUE(has(r.out, foreign)) << r.out;
   EXPECT_TRUE(has(r.out, (copy / "russian" / "2Kv1K.wdl").string() + ": built for english rules")) << r.out;
@@ -206,13 +206,13 @@ TEST_F(Contract, ErrorsUnderJsonAreJsonOnStdoutWithANonZeroExit) {
 }
 
 TEST_F(Contract, MaterialOutsidePiecesIsAnError) {
-  const Run r = run("generate -v russian -n 3 -m 3Kv1K -o " + dir_.string());
+  const Outcome r = run("generate -v russian -n 3 -m 3Kv1K -o " + dir_.string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_TRUE(has(r.out, "3Kv1K has 4 pieces, more than --pieces 3")) << r.out;
 }
 
 TEST_F(Contract, FilipinoSaysItSharesTheBrazilianFolder) {
-  Run r = run("generate -v filipino -n 2 --dry-run -o " + dir_.string());
+  Outcome r = run("generate -v filipino -n 2 --dry-run -o " + dir_.string());
   EXPECT_EQ(r.code, 0) << r.out;
   int code = 0;
   const json j = run_json("generate -v filipino -n 2 --dry-run -o " + dir_.string(), code);
@@ -223,7 +223,7 @@ TEST_F(Contract, FilipinoSaysItSharesTheBrazilianFolder) {
   EXPECT_TRUE(has(r.out, "Filipino plays the same game as Brazilian: its tables are Brazilian's, in " +
                              (dir_ / "brazilian").string()))
       << r.out;
-  r = run("probe -v filipino --tables " + dir_.string() + " 'W:WKa1:BKh8'");
+  r = run("probe -v filipino --tables " + dir_.string() + " 'W:WKb1:BKg8'");  // mirrored board
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(has(r.out, "Brazilian's, in")) << r.out;
   fs::remove_all(dir_ / "brazilian");

@@ -32,6 +32,7 @@ struct VerifyReport {
   std::uint64_t mismatches = 0;
   double seconds = 0;
   std::string error;  // not empty: the table could not be verified (a file it needs is missing or bad)
+  bool error_in_dependency = false;  // the bad file is another table's (reported with that table)
 };
 
 struct VerifyCallbacks {
