@@ -110,7 +110,7 @@ enum class TableState : std::uint8_t {
 class Tablebase {
  public:
   // Tables of `rules`' family under `dir` (the directory given to
-  // `damka generate -o`).  Fails only when `dir` is not a directory; a
+  // `damka generate -o`, or its family subfolder: tables_root()).  Fails only when `dir` is not a directory; a
   // family without tables opens and answers Unknown (see max_pieces()).
   static Expected<std::unique_ptr<Tablebase>> open(const Rules& rules, const std::filesystem::path& dir,
                                                    TablebaseOptions options = {});
