@@ -55,6 +55,8 @@ Expected<const Rules*> choose_variant(const std::string& given, const TableFolde
   for (Variant v : present)
     if (accepts(rules_of(v))) fit.push_back(v);
   if (fit.size() == 1) return &rules_of(fit.front());
+  // One variant there: use it, so that the caller says what is wrong for it.
+  if (present.size() == 1) return &rules_of(present.front());
   if (fit.empty())
     return Error(what + " fits none of the variants with tables in " + scan.root.string() + " (" +
                  scan.describe() + "); name one with -v");

@@ -48,8 +48,8 @@ const Rules* lookup_variant(const Report& report, const std::string& name, int& 
 
 // The variant for a tables folder: `given` when not empty; else the one
 // variant named by the folder's table headers for which `accepts` holds
-// (the FEN parses, the rulebook governs it, ...); else an error saying which
-// variants are there.  `what` names the test in messages ("the FEN", ...).
+// (the FEN parses, the rulebook governs it, ...), or the only variant there;
+// else an error saying which variants are there.  `what` names the test in messages ("the FEN", ...).
 Expected<const Rules*> choose_variant(const std::string& given, const TableFolderScan& scan,
                                       const std::function<bool(const Rules&)>& accepts, const std::string& what);
 

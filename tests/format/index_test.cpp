@@ -175,7 +175,7 @@ TEST(Index, MenConfigsMatchBruteForce) {
 }  // namespace
 }  // namespace damka
 
-// pext/pdep (BMI2 or the portable loops, whichever this build uses) against
+// pext/pdep (as this build and CPU choose them) and the portable loops against
 // a square-by-square reference.
 TEST(IndexDetail, PextPdepMatchAReference) {
   std::uint64_t s = 0x9E3779B97F4A7C15ull;
@@ -191,5 +191,7 @@ TEST(IndexDetail, PextPdepMatchAReference) {
     }
     ASSERT_EQ(damka::index_detail::pext(x, mask), ext) << x << " " << mask;
     ASSERT_EQ(damka::index_detail::pdep(x, mask), dep) << x << " " << mask;
+    ASSERT_EQ(damka::index_detail::pext_portable(x, mask), ext) << x << " " << mask;
+    ASSERT_EQ(damka::index_detail::pdep_portable(x, mask), dep) << x << " " << mask;
   }
 }
