@@ -210,6 +210,11 @@ void register_probe(CLI::App& app, int& rc) {
         nlohmann::json arr = nlohmann::json::array();
         for (const Material& m : missing) arr.push_back(m.name());
         j["missing_tables"] = arr;
+        j["error"] = "some values are not known (tables missing or refused in " + tb.directory().string() + ")";
+        j["exit_code"] = 1;
+      } else if (verdict && !verdict->ok()) {
+        j["error"] = "statutes: " + verdict->message();
+        j["exit_code"] = 1;
       }
       std::cout << j.dump(2) << "\n";
     } else {

@@ -203,6 +203,12 @@ TEST_F(Contract, ErrorsUnderJsonAreJsonOnStdoutWithANonZeroExit) {
   json j = run_json("probe --tables " + d + " 'W:WKa1,Kc3:BKh8'", code);
   EXPECT_EQ(code, 2);
   EXPECT_EQ(j["folder"], d);
+  // Values not known (4 pieces, tables up to 3): the answer, and an error.
+  j = run_json("probe -v russian --tables " + d + " 'W:WKa1,Kc3,Ke5:BKh8'", code);
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(j.value("exit_code", -1), 1);
+  EXPECT_TRUE(has(j.value("error", ""), "not known")) << j.dump(2);
+  EXPECT_EQ(j["missing_tables"], json::array({"3Kv1K"}));
 }
 
 TEST_F(Contract, MaterialOutsidePiecesIsAnError) {
