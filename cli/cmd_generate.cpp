@@ -31,6 +31,7 @@ void register_generate(CLI::App& app, int& rc) {
     int threads = 0;
     std::string material;
     bool dry_run = false, json = false;
+    std::string memory, metrics = "wdl,dtw,dtc";
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("-v,--variant", o->variant, "Variant: " + variant_names())->capture_default_str();
@@ -39,7 +40,13 @@ void register_generate(CLI::App& app, int& rc) {
   cmd->add_option("-o,--out", o->out, "Directory of tables (a subfolder per variant family)")->capture_default_str();
   cmd->add_option("-t,--threads", o->threads, "Threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 256));
   cmd->add_option("-m,--material", o->material, "Build only this material and what it needs, e.g. 3Kv1K");
-  cmd->add_flag("--dry-run", o->dry_run, "List what would be built, with sizes, and build nothing");
+  cmd->add_option("--metrics", o->metrics, "Tables to build: wdl,dtw,dtc or a subset (wdl is always built)")
+      ->capture_default_str();
+  cmd->add_option("--memory", o->memory,
+                  "Memory budget, e.g. 8G or 512M (default: 80% of this machine's memory); larger materials keep "
+                  "their finished levels in a temporary file in the output folder");
+  cmd->add_flag("--dry-run", o->dry_run,
+                "List what would be built with predicted peak memory, disk and time on this machine; build nothing");
   cmd->add_flag("--json", o->json, "Print the summary as JSON on stdout");
   cmd->callback([o, &rc] {
     Report report("generate", o->json);
@@ -52,6 +59,23 @@ void register_generate(CLI::App& app, int& rc) {
     opt.out = o->out;
     opt.threads = resolve_threads(o->threads);
     opt.dry_run = o->dry_run;
+    {
+      auto metrics = parse_metrics(o->metrics);
+      if (!metrics) {
+        rc = report.fail(2, "--metrics: " + metrics.message());
+        return;
+      }
+      opt.metrics = *metrics;
+      opt.memory_budget = default_memory_budget();
+      if (!o->memory.empty()) {
+        auto mem = parse_memory_size(o->memory);
+        if (!mem) {
+          rc = report.fail(2, "--memory: " + mem.message());
+          return;
+        }
+        opt.memory_budget = *mem;
+      }
+    }
     if (!o->material.empty()) {
       auto m = Material::parse(o->material);
       if (!m) {
@@ -75,20 +99,51 @@ void register_generate(CLI::App& app, int& rc) {
         rc = report.fail(1, plan.message());
         return;
       }
-      std::uint64_t total = 0;
-      if (!o->json) std::printf("%-12s %14s  %s\n", "material", "positions", "status");
+      std::uint64_t total = 0, disk = 0, peak = 0, spill = 0;
+      double seconds = 0;
+      if (!o->json)
+        std::printf("%-12s %14s  %-8s %10s %10s %9s\n", "material", "positions", "status", "peak mem", "disk",
+                    "time");
       for (const TableReport& r : *plan) {
-        if (r.action == TableReport::Action::Planned) total += r.positions;
-        if (o->json)
-          out.push_back({{"material", r.material.name()}, {"positions", r.positions}, {"status", action_name(r.action)}});
-        else
-          std::printf("%-12s %14llu  %s\n", r.material.name().c_str(), static_cast<unsigned long long>(r.positions),
+        const bool build = r.action == TableReport::Action::Planned;
+        if (build) {
+          total += r.positions;
+          disk += r.predicted.disk_bytes;
+          peak = std::max(peak, r.predicted.peak_bytes);
+          spill = std::max(spill, r.predicted.spill_bytes);
+          seconds += r.predicted.seconds;
+        }
+        if (o->json) {
+          nlohmann::json j = {{"material", r.material.name()}, {"positions", r.positions}, {"status", action_name(r.action)}};
+          if (build)
+            j["predicted"] = {{"peak_memory_bytes", r.predicted.peak_bytes}, {"disk_bytes", r.predicted.disk_bytes},
+                              {"temporary_disk_bytes", r.predicted.spill_bytes}, {"seconds", r.predicted.seconds}};
+          out.push_back(j);
+        } else if (build) {
+          std::printf("%-12s %14llu  %-8s %10s %10s %9s%s\n", r.material.name().c_str(),
+                      static_cast<unsigned long long>(r.positions), action_name(r.action),
+                      format_bytes(r.predicted.peak_bytes).c_str(), format_bytes(r.predicted.disk_bytes).c_str(),
+                      human_seconds(r.predicted.seconds).c_str(), r.spilled ? "  (levels on disk)" : "");
+        } else {
+          std::printf("%-12s %14llu  %-8s\n", r.material.name().c_str(), static_cast<unsigned long long>(r.positions),
                       action_name(r.action));
+        }
       }
-      if (o->json)
-        std::cout << generate_json(*rules, o->out, out).dump(2) << "\n";
-      else
-        std::printf("%zu tables, %llu positions to build\n", plan->size(), static_cast<unsigned long long>(total));
+      if (o->json) {
+        Json j = generate_json(*rules, o->out, out);
+        j["threads"] = opt.threads;
+        j["metrics"] = metrics_name(opt.metrics);
+        j["memory_budget_bytes"] = opt.memory_budget;
+        j["total"] = {{"positions", total}, {"peak_memory_bytes", peak}, {"disk_bytes", disk},
+                      {"temporary_disk_bytes", spill}, {"seconds", seconds}};
+        std::cout << j.dump(2) << "\n";
+      } else {
+        std::printf("%zu tables, %llu positions to build with %d threads (%s): peak memory %s (budget %s), disk %s",
+                    plan->size(), static_cast<unsigned long long>(total), opt.threads, metrics_name(opt.metrics).c_str(),
+                    format_bytes(peak).c_str(), format_bytes(opt.memory_budget).c_str(), format_bytes(disk).c_str());
+        if (spill) std::printf(" (+%s temporary)", format_bytes(spill).c_str());
+        std::printf(", time about %s on this machine\n", human_seconds(seconds).c_str());
+      }
       rc = 0;
       return;
     }
@@ -97,9 +152,11 @@ void register_generate(CLI::App& app, int& rc) {
     ProgressBar bar;
     GenerateCallbacks cb;
     cb.progress = [&](const Progress& p) {
-      bar.update("[" + std::to_string(p.table_number) + "/" + std::to_string(p.tables_total) + " " +
-                     p.material.name() + "]",
-                 static_cast<double>(p.done), static_cast<double>(p.total));
+      char pct[16];
+      std::snprintf(pct, sizeof pct, "%.0f%%", p.total ? 100.0 * double(p.done) / double(p.total) : 100.0);
+      bar.update_run(static_cast<double>(p.overall_done), static_cast<double>(p.overall_total), p.elapsed, "positions",
+                     "table " + std::to_string(p.table_number) + "/" + std::to_string(p.tables_total) + " " +
+                         p.material.name() + " " + pct);
     };
     double total_seconds = 0;
     std::uint64_t built_positions = 0, wdl_bytes = 0, all_positions = 0;
@@ -119,11 +176,22 @@ void register_generate(CLI::App& app, int& rc) {
       }
       if (o->json) {
         nlohmann::json j = {{"material", r.material.name()}, {"status", action_name(r.action)},
-                            {"positions", r.positions}, {"seconds", r.seconds},
-                            {"bytes", {{"wdl", r.bytes[0]}, {"dtw", r.bytes[1]}, {"dtc", r.bytes[2]}}},
-                            {"white_to_move", side_json(w)}};
-        if (!r.material.is_symmetric()) j["black_to_move"] = side_json(b);
+                            {"positions", r.positions},
+                            {"bytes", {{"wdl", r.bytes[0]}, {"dtw", r.bytes[1]}, {"dtc", r.bytes[2]}}}};
+        if (r.action == TableReport::Action::Built) {
+          j["seconds"] = r.seconds;
+          j["white_to_move"] = side_json(w);
+          if (!r.material.is_symmetric()) j["black_to_move"] = side_json(b);
+          j["levels_on_disk"] = r.spilled;
+        }
         out.push_back(j);
+        return;
+      }
+      if (r.action != TableReport::Action::Built) {
+        std::printf("%-10s %-7s %11llu %9s %9s %9s %6s %8s %10s %8.1f\n", r.material.name().c_str(),
+                    action_name(r.action), static_cast<unsigned long long>(r.positions), "-", "-", "-", "-", "-", "-",
+                    r.bytes[0] ? double(r.positions) / r.bytes[0] : 0.0);
+        std::fflush(stdout);
         return;
       }
       std::printf("%-10s %-7s %11llu %9llu %9llu %9llu %6d %8.2f %10s %8.1f\n", r.material.name().c_str(),
@@ -150,7 +218,9 @@ void register_generate(CLI::App& app, int& rc) {
       j["seconds"] = total_seconds;
       j["built_positions"] = built_positions;
       j["threads"] = opt.threads;
-      std::cout << j.dump(2) << "\n";
+      j["metrics"] = metrics_name(opt.metrics);
+      std::cout << j.dump(2) << "
+";
     } else {
       std::printf("%zu tables (%s positions) in %s; built %s positions in %.1f s (%s pos/s, %s pos/s per thread); "
                   "WDL %.1f positions per byte\n",

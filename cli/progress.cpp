@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -52,6 +53,25 @@ void ProgressBar::update(const std::string& label, double done, double total) {
   bar.append(static_cast<std::size_t>(width - filled), '-');
   std::fprintf(stderr, "%s%s [%s] %3.0f%% %s/%s ETA %s%s", tty_ ? "\r\033[K" : "", label.c_str(), bar.c_str(),
                100 * frac, human_count(done).c_str(), human_count(total).c_str(), eta.c_str(), tty_ ? "" : "\n");
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressBar::update_run(double done, double total, double elapsed, const std::string& unit,
+                             const std::string& detail) {
+  const auto now = std::chrono::steady_clock::now();
+  const double since_draw = std::chrono::duration<double>(now - last_).count();
+  if (tty_ ? since_draw < 0.2 && done < total : since_draw < 10.0) return;
+  last_ = now;
+  const double frac = total > 0 ? std::min(1.0, done / total) : 1.0;
+  const std::string eta = frac > 0.001 && frac < 1 && elapsed > 1 ? human_seconds(elapsed * (1 - frac) / frac) : "-";
+  const int width = 20;
+  const int filled = static_cast<int>(frac * width);
+  std::string bar(static_cast<std::size_t>(filled), '#');
+  bar.append(static_cast<std::size_t>(width - filled), '-');
+  std::fprintf(stderr, "%s[%s] %5.1f%% %s/%s %s, %s elapsed, ETA %s  %s%s", tty_ ? "\r\033[K" : "", bar.c_str(),
+               100 * frac, human_count(done).c_str(), human_count(total).c_str(), unit.c_str(),
+               human_seconds(elapsed).c_str(), eta.c_str(), detail.c_str(), tty_ ? "" : "\n");
   std::fflush(stderr);
   drawn_ = true;
 }

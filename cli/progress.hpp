@@ -13,6 +13,9 @@ class ProgressBar {
   // label: what is being done; done/total: units of work.
   void update(const std::string& label, double done, double total);
   void finish();  // clears the line on a terminal
+  // One line for a whole run: done/total over the run, elapsed since it
+  // started, ETA from what is left; `detail` follows (e.g. the table).
+  void update_run(double done, double total, double elapsed, const std::string& unit, const std::string& detail);
 
  private:
   bool tty_;

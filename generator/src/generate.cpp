@@ -1,6 +1,8 @@
 // `damka generate`: solve materials in build order and write their files.
 #include "damka/generate.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -10,11 +12,17 @@
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
+#include "file_successors.hpp"
 
 namespace damka {
 namespace {
 
 constexpr Metric kMetrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
+constexpr std::uint64_t kCachePerThread = std::uint64_t{16} << 20;
+
+// Positions per byte of each file, measured over the Russian tables up to 5
+// pieces (WDL 14.9, DTW 3.5, DTC 5.4): the dry run's disk estimate.
+constexpr double kPositionsPerByte[3] = {14.9, 3.5, 5.4};
 
 // The materials to build: everything up to max_pieces, or `only` and what it
 // needs, in build order.
@@ -34,50 +42,105 @@ std::vector<Material> targets(const GenerateOptions& opt) {
   return order;
 }
 
-void count_side(const SolvedTable& t, std::uint64_t from, std::uint64_t to, SideCounts& c) {
-  for (std::uint64_t i = from; i < to; ++i) {
-    const Value v = Value::decode(t.dtw[i]);
-    if (v.wdl == Wdl::Win) {
-      ++c.wins;
-      c.longest_win = std::max<int>(c.longest_win, v.plies);
-      c.longest_win_dtc = std::max<int>(c.longest_win_dtc, Value::decode(t.dtc[i]).plies);
-    } else if (v.wdl == Wdl::Loss) {
-      ++c.losses;
-    } else {
-      ++c.draws;
+// Writes the files of one material as the engine streams its values.
+class FileSink : public ValueSink {
+ public:
+  FileSink(const Rules& rules, const std::filesystem::path& dir, const Material& m, const MetricSet& metrics,
+           int threads)
+      : rules_(rules), dir_(dir), m_(m), passes_(metrics), metrics_(metrics), threads_(threads) {}
+
+  Status open() {
+    WriteOptions wo;
+    wo.threads = threads_;
+    for (int k = 0; k < 3; ++k) {
+      if ((kMetrics[k] == Metric::DTW && !metrics_.dtw) || (kMetrics[k] == Metric::DTC && !metrics_.dtc)) continue;
+      auto b = TableBuilder::create(table_path(dir_, rules_, m_, kMetrics[k]),
+                                    default_table_header(rules_, m_, kMetrics[k]), wo);
+      if (!b) return b.error();
+      builders_[k] = std::move(*b);
     }
+    return {};
   }
-}
-
-void fill_counts(const SolvedTable& t, TableReport& r) {
-  const std::uint64_t n = MaterialIndex(t.material).size();
-  count_side(t, 0, n, r.white_to_move);
-  if (t.dtw.size() > n) count_side(t, n, t.dtw.size(), r.black_to_move);
-}
-
-Status write_material(const Rules& rules, const std::filesystem::path& dir, const SolvedTable& t, int threads,
-                      TableReport& report) {
-  std::vector<std::uint16_t> wdl(t.dtw.size());
-  for (std::size_t i = 0; i < wdl.size(); ++i) wdl[i] = Value::decode(t.dtw[i]).wdl_only().encode();
-  WriteOptions wo;
-  wo.threads = threads;
-  for (int k = 0; k < 3; ++k) {
-    const Metric m = kMetrics[k];
-    const auto path = table_path(dir, rules, t.material, m);
-    const TableHeader h = default_table_header(rules, t.material, m);
-    const std::vector<std::uint16_t>& codes = m == Metric::WDL ? wdl : m == Metric::DTW ? t.dtw : t.dtc;
-    if (Status s = write_table(path, h, codes, wo); !s.ok()) return s;
-    std::error_code ec;
-    report.bytes[k] = std::filesystem::file_size(path, ec);
+  Status add(std::uint64_t, std::span<const std::span<const std::uint16_t>> codes) override {
+    wdl_.resize(codes[0].size());
+    for (std::size_t i = 0; i < wdl_.size(); ++i) wdl_[i] = Value::decode(codes[0][i]).wdl_only().encode();
+    if (Status s = builders_[0]->add(wdl_); !s.ok()) return s;
+    if (builders_[1])
+      if (Status s = builders_[1]->add(codes[0]); !s.ok()) return s;
+    if (builders_[2])
+      if (Status s = builders_[2]->add(codes[passes_.dtc]); !s.ok()) return s;
+    return {};
   }
-  return {};
+  Status finish(TableReport& r) {
+    for (int k = 0; k < 3; ++k) {
+      if (!builders_[k]) continue;
+      if (Status s = builders_[k]->finish(); !s.ok()) return s;
+      r.bytes[k] = builders_[k]->file_size();
+    }
+    return {};
+  }
+
+ private:
+  const Rules& rules_;
+  std::filesystem::path dir_;
+  Material m_;
+  PassList passes_;
+  MetricSet metrics_;
+  int threads_;
+  std::unique_ptr<TableBuilder> builders_[3];
+  std::vector<std::uint16_t> wdl_;
+};
+
+// Positions per second of an in-memory build on this machine: solves a small
+// material (and what it needs) and times the last one.
+double calibrate(const Rules& rules, const MetricSet& metrics, int threads) {
+  Solver solver(rules, threads);
+  const Material probe{1, 1, 1, 1};  // 1K1Mv1K1M: men and kings, 661K positions
+  for (const Material& s : successors(probe)) solver.solve(s);
+  (void)metrics;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SolveStats st = solver.solve_one(probe);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return secs > 0 ? static_cast<double>(st.positions) / secs : 1e6;
 }
 
 }  // namespace
 
+std::uint64_t default_memory_budget() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || size <= 0) return std::uint64_t{8} << 30;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size) / 10 * 8;
+}
+
+Expected<MetricSet> parse_metrics(std::string_view text) {
+  MetricSet m{false, false, false};
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string_view name = text.substr(at, comma - at);
+    if (name == "dtw") m.dtw = true;
+    else if (name == "dtc") m.dtc = true;
+    else if (name != "wdl")
+      return Error("unknown metric '" + std::string(name) + "' in '" + std::string(text) + "' (known: wdl, dtw, dtc)");
+    at = comma + 1;
+  }
+  return m;
+}
+
+std::string metrics_name(const MetricSet& m) {
+  return std::string("wdl") + (m.dtw ? ",dtw" : "") + (m.dtc ? ",dtc" : "");
+}
+
+std::vector<Metric> file_metrics(const MetricSet& m) {
+  std::vector<Metric> v{Metric::WDL};
+  if (m.dtw) v.push_back(Metric::DTW);
+  if (m.dtc) v.push_back(Metric::DTC);
+  return v;
+}
+
 Status check_material_files(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
-                            bool full_checksum) {
-  for (Metric m : kMetrics) {
+                            bool full_checksum, const MetricSet& metrics) {
+  for (Metric m : file_metrics(metrics)) {
     const auto path = table_path(dir, rules, canonical, m);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return Error(path.string() + ": missing");
@@ -117,13 +180,26 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
 }
 
 Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const GenerateOptions& opt) {
+  const int threads = std::max(1, opt.threads);
   std::vector<TableReport> plan;
+  double rate = 0;
   for (const Material& m : targets(opt)) {
     TableReport r;
     r.material = m;
     r.positions = table_slots(m);
-    r.action = check_material_files(rules, opt.out, m, false).ok() ? TableReport::Action::Skipped
-                                                                      : TableReport::Action::Planned;
+    r.action = check_material_files(rules, opt.out, m, false, opt.metrics).ok() ? TableReport::Action::Skipped
+                                                                                : TableReport::Action::Planned;
+    if (r.action == TableReport::Action::Planned) {
+      if (rate == 0) rate = calibrate(rules, opt.metrics, threads);
+      const MemoryPlan mp = plan_memory(m, opt.metrics, threads, kCachePerThread, opt.memory_budget);
+      r.predicted.peak_bytes = mp.peak;
+      r.predicted.spill_bytes = mp.spill_disk;
+      for (Metric fm : file_metrics(opt.metrics))
+        r.predicted.disk_bytes +=
+            static_cast<std::uint64_t>(static_cast<double>(r.positions) / kPositionsPerByte[static_cast<int>(fm)]);
+      r.predicted.seconds = static_cast<double>(r.positions) / rate;
+      r.spilled = mp.spill;
+    }
     plan.push_back(r);
   }
   return plan;
@@ -131,19 +207,23 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
 
 Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOptions& opt,
                                             const GenerateCallbacks& cb) {
+  const auto start = std::chrono::steady_clock::now();
   std::error_code ec;
-  std::filesystem::create_directories(table_dir(opt.out, rules), ec);
-  if (ec) return Error(table_dir(opt.out, rules).string() + ": cannot create directory: " + ec.message());
+  const std::filesystem::path dir = table_dir(opt.out, rules);
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error(dir.string() + ": cannot create directory: " + ec.message());
   const std::vector<Material> order = targets(opt);
+  const int threads = std::max(1, opt.threads);
+  const Metric primary = opt.metrics.dtw ? Metric::DTW : Metric::WDL;
 
-  // When each table is last needed, so memory holds only what is still used.
-  std::map<Material, std::size_t> last_use;
+  // Which materials need building (their files are missing or invalid).
+  std::vector<bool> present(order.size());
+  std::uint64_t overall_total = 0, overall_done = 0;
   for (std::size_t i = 0; i < order.size(); ++i) {
-    last_use[order[i]] = std::max(last_use[order[i]], i);
-    for (const Material& s : successors(order[i])) last_use[s] = std::max(last_use[s], i);
+    present[i] = check_material_files(rules, opt.out, order[i], true, opt.metrics).ok();
+    if (!present[i]) overall_total += table_slots(order[i]);
   }
 
-  Solver solver(rules, opt.threads);
   std::vector<TableReport> reports;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];
@@ -151,27 +231,39 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
     r.material = m;
     r.positions = table_slots(m);
     const auto t0 = std::chrono::steady_clock::now();
-    if (check_material_files(rules, opt.out, m, true).ok()) {
-      auto loaded = load_solved_table(rules, opt.out, m);
-      if (!loaded) return loaded.error();
-      solver.add(std::move(*loaded));
+    if (present[i]) {
       r.action = TableReport::Action::Skipped;
-      for (int k = 0; k < 3; ++k) r.bytes[k] = std::filesystem::file_size(table_path(opt.out, rules, m, kMetrics[k]), ec);
+      const std::vector<Metric> fm = file_metrics(opt.metrics);
+      for (int k = 0; k < 3; ++k)
+        if (std::find(fm.begin(), fm.end(), kMetrics[k]) != fm.end())
+          r.bytes[k] = std::filesystem::file_size(table_path(opt.out, rules, m, kMetrics[k]), ec);
     } else {
-      solver.set_progress([&](std::uint64_t done, std::uint64_t total) {
-        if (cb.progress) cb.progress(Progress{m, i + 1, order.size(), done, total});
-      });
-      solver.solve_one(m);
+      auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread);
+      if (!succ) return Error(m.name() + ": cannot read a table it converts into: " + succ.message());
+      FileSink sink(rules, opt.out, m, opt.metrics, threads);
+      if (Status s = sink.open(); !s.ok()) return s.error();
+      BuildOptions bo;
+      bo.metrics = opt.metrics;
+      bo.threads = threads;
+      bo.memory_budget = opt.memory_budget;
+      bo.spill_dir = dir;
+      bo.progress = [&](std::uint64_t done, std::uint64_t total) {
+        if (cb.progress)
+          cb.progress(Progress{m, i + 1, order.size(), done, total, overall_done + done, overall_total,
+                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+      };
+      BuildStats bs;
+      if (Status s = build_material(rules, m, **succ, sink, bo, bs); !s.ok()) return s.error();
+      if (Status s = sink.finish(r); !s.ok()) return s.error();
+      overall_done += r.positions;
       r.action = TableReport::Action::Built;
-      if (Status s = write_material(rules, opt.out, *solver.table(m), opt.threads, r); !s.ok()) return s.error();
+      r.white_to_move = bs.side[0];
+      r.black_to_move = bs.side[1];
+      r.spilled = bs.spilled;
     }
-    fill_counts(*solver.table(m), r);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (cb.table_done) cb.table_done(r);
     reports.push_back(r);
-    // Free the tables no later material needs.
-    for (const auto& [mat, last] : last_use)
-      if (last == i && solver.table(mat)) solver.drop(mat);
   }
   return reports;
 }

@@ -4,9 +4,10 @@
 #include <algorithm>
 #include <cassert>
 #include <set>
+#include <stdexcept>
 
 #include "damka/slots.hpp"
-#include "retro.hpp"
+#include "damka/engine.hpp"
 
 namespace damka {
 namespace {
@@ -88,16 +89,52 @@ void Solver::solve(const Material& m) {
     if (!table(x)) solve_one(x);
 }
 
+namespace {
+
+// Collects a build's DTW and DTC codes into a SolvedTable.
+class TableSink : public ValueSink {
+ public:
+  TableSink(SolvedTable& t, const PassList& passes) : t_(t), passes_(passes) {}
+  Status add(std::uint64_t, std::span<const std::span<const std::uint16_t>> codes) override {
+    t_.dtw.insert(t_.dtw.end(), codes[0].begin(), codes[0].end());
+    if (passes_.dtc >= 0) t_.dtc.insert(t_.dtc.end(), codes[passes_.dtc].begin(), codes[passes_.dtc].end());
+    return {};
+  }
+
+ private:
+  SolvedTable& t_;
+  const PassList& passes_;
+};
+
+}  // namespace
+
 SolveStats Solver::solve_one(const Material& canonical) {
   assert(canonical.is_canonical());
-  retro::Successors succ;
+  MemorySuccessors succ;
   for (const Material& s : successors(canonical)) {
     const SolvedTable* t = table(s);
     assert(t && "solve_one: a successor material is missing");
-    succ.add(t);
+    succ.add(s, &t->dtw);
   }
   auto out = std::make_unique<SolvedTable>();
-  const SolveStats st = retro::solve_material(rules_, canonical, succ, *out, threads_, progress_);
+  out->material = canonical;
+  BuildOptions opt;
+  opt.threads = threads_;
+  opt.progress = progress_;
+  const PassList passes(opt.metrics);
+  TableSink sink(*out, passes);
+  BuildStats bs;
+  const Status s = build_material(rules_, canonical, succ, sink, opt, bs);
+  if (!s.ok()) throw std::runtime_error(s.message());
+  SolveStats st;
+  st.positions = bs.positions;
+  for (const SideCounts& c : bs.side) {
+    st.wins += c.wins;
+    st.draws += c.draws;
+    st.losses += c.losses;
+    st.longest_win = std::max(st.longest_win, c.longest_win);
+  }
+  st.seconds = bs.seconds;
   tables_[canonical] = std::move(out);
   return st;
 }

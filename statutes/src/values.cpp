@@ -2,6 +2,9 @@
 #include <algorithm>
 #include <cassert>
 
+#include <omp.h>
+
+#include "damka/engine.hpp"
 #include "damka/generate.hpp"
 #include "damka/index.hpp"
 #include "damka/movegen.hpp"
@@ -9,12 +12,10 @@
 #include "damka/statutes.hpp"
 #include "damka/table_paths.hpp"
 #include "damka/table_scan.hpp"
-#include "damka/unmove.hpp"
 
 namespace damka {
 namespace {
 
-constexpr std::uint16_t kUnset = 0xFFFF;
 
 // The index of each material, built once (MaterialIndex is not free to build).
 const MaterialIndex& index_of(const Material& canonical) {
@@ -22,15 +23,6 @@ const MaterialIndex& index_of(const Material& canonical) {
   auto& slot = cache[canonical];
   if (!slot) slot = std::make_unique<MaterialIndex>(canonical);
   return *slot;
-}
-
-// Positions from which a quiet, legal (no capture available) king move of
-// the side not to move in q leads to q.
-template <class F>
-void for_each_legal_king_unmove(const Rules& rules, const Position& q, F&& f) {
-  for_each_king_unmove(rules, q, [&](const Position& p) {
-    if (!has_capture(rules, p)) f(p);
-  });
 }
 
 }  // namespace
@@ -105,108 +97,51 @@ Expected<const SolvedTable*> TableDirValues::table(const Material& canonical) co
 
 std::string TableDirValues::describe() const { return "tables in " + table_dir(dir_, rules()).string(); }
 
-// Retrograde analysis over the quiet king moves of the material (the moves
-// that do not restart the count), distance-ordered with buckets:
-//   - a won position becomes a win in 1 if a restarting move keeps the win
-//     (leads to a position lost for the opponent), in d + 1 if a king move
-//     leads to an in-material position finalised as a loss in d;
-//   - a lost position with no move is a loss in 0; otherwise it becomes a
-//     loss when its last king move's successor is finalised (as a win), in
-//     1 + the largest of those distances, or 1 if that is larger and it has a
-//     restarting move (all its moves lead to wins for the opponent).
-// Draws stay draws.  Every won or lost position is finalised, because a win
-// (with perfect play) ends the game, which takes a capture or leaves the
-// loser without moves.
+// The kings-only distance is the pass engine's kings-only metric
+// (metric_spec.hpp: restarts on captures, promotions and man moves; the
+// winner keeps the win): the engine solves the material's WDL and that count
+// together, reading the WDL of the materials it converts into from `values`.
+// The WDL it finds must equal the table's.
 Expected<std::vector<std::uint16_t>> compute_kings_only(const Rules& rules, const SolvedTable& table,
                                                         const ValueSource& values) {
   const Material m = table.material;
   if (!m.is_canonical()) return Error("compute_kings_only: material " + m.name() + " is not canonical");
-  const MaterialIndex& index = index_of(m);
-  const std::uint64_t n = table_slots(index);
+  const std::uint64_t n = table_slots(index_of(m));
   if (table.dtw.size() != n) return Error("compute_kings_only: table " + m.name() + " has the wrong size");
-  std::vector<std::uint16_t> codes(n, kUnset);
-  std::vector<std::uint8_t> pending(n, 0), floor(n, 0), done(n, 0);
-  std::vector<std::uint16_t> queued(n, kUnset);
-  std::vector<std::vector<std::uint64_t>> buckets;
-  auto push = [&](std::size_t d, std::uint64_t s, bool win) {
-    if (buckets.size() <= d) buckets.resize(d + 1);
-    buckets[d].push_back(s << 1 | (win ? 1 : 0));
-  };
-  auto wdl_at = [&](std::uint64_t s) { return Value::decode(table.dtw[s]).wdl; };
-
-  MoveList moves;
-  for (std::uint64_t s = 0; s < n; ++s) {
-    const Wdl wdl = wdl_at(s);
-    if (wdl == Wdl::Draw) {
-      codes[s] = 0;
-      done[s] = 1;
-      continue;
-    }
-    const Position p = position_at(index, s);
-    generate_moves(rules, p, moves);
-    if (moves.empty()) {
-      if (wdl != Wdl::Loss) return Error("table " + m.name() + ": a position without moves is not a loss");
-      push(0, s, false);
-      continue;
-    }
-    const Bitboard my_kings = p.kings[idx(p.side_to_move)];
-    int king_moves = 0;
-    bool keeping_reset = false, any_reset = false;
-    for (const Move& mv : moves) {
-      if (!mv.is_capture() && (my_kings & bit(mv.from))) {
-        ++king_moves;
-        continue;
-      }
-      any_reset = true;
-      if (wdl == Wdl::Win && !keeping_reset) {
-        auto v = values.value(apply(p, mv), Metric::WDL);
-        if (!v) return v.error();
-        if (v->wdl == Wdl::Loss) keeping_reset = true;
-      }
-    }
-    if (king_moves > 255) return Error("compute_kings_only: too many king moves");
-    if (wdl == Wdl::Win) {
-      if (keeping_reset) {
-        push(1, s, true);
-        queued[s] = 1;
-      }
-    } else {
-      pending[s] = static_cast<std::uint8_t>(king_moves);
-      floor[s] = any_reset ? 1 : 0;
-      if (king_moves == 0) push(1, s, false);
-    }
+  // Load what the exits read before the threads start (lookups are then read-only).
+  for (const Material& s : successors(m)) {
+    auto t = values.table(s);
+    if (!t) return t.error();
   }
-
-  for (std::size_t d = 0; d < buckets.size(); ++d) {
-    for (std::size_t i = 0; i < buckets[d].size(); ++i) {
-      const std::uint64_t e = buckets[d][i];
-      const std::uint64_t s = e >> 1;
-      const bool win = e & 1;
-      if (done[s]) continue;
-      done[s] = 1;
-      codes[s] = (win ? Value::win(static_cast<int>(d)) : Value::loss(static_cast<int>(d))).encode();
-      for_each_legal_king_unmove(rules, position_at(index, s), [&](const Position& p) {
-        const std::uint64_t ps = locate_slot(index, p);
-        if (done[ps]) return;
-        const Wdl wp = wdl_at(ps);
-        if (!win) {
-          if (wp == Wdl::Win && queued[ps] > d + 1) {
-            queued[ps] = static_cast<std::uint16_t>(d + 1);
-            push(d + 1, ps, true);
-          }
-        } else if (wp == Wdl::Loss) {
-          assert(pending[ps] > 0);
-          if (--pending[ps] == 0) push(std::max<std::size_t>(d + 1, floor[ps]), ps, false);
-        }
-      });
+  FunctionSuccessors succ([&values](const Position& q) -> Expected<std::uint16_t> {
+    auto v = values.value(q, Metric::WDL);
+    if (!v) return v.error();
+    return v->encode();
+  });
+  MetricSet metrics{false, false, true};
+  const PassList passes(metrics);
+  struct Sink : ValueSink {
+    const SolvedTable& table;
+    int ko;
+    std::vector<std::uint16_t> codes;
+    std::string mismatch;
+    Sink(const SolvedTable& t, int k) : table(t), ko(k) {}
+    Status add(std::uint64_t first, std::span<const std::span<const std::uint16_t>> c) override {
+      for (std::size_t i = 0; i < c[0].size() && mismatch.empty(); ++i)
+        if (Value::decode(c[0][i]).wdl != Value::decode(table.dtw[first + i]).wdl)
+          mismatch = "table " + table.material.name() + ": slot " + std::to_string(first + i) +
+                     " disagrees with a one-ply re-solve (inconsistent tables)";
+      codes.insert(codes.end(), c[ko].begin(), c[ko].end());
+      return {};
     }
-    std::vector<std::uint64_t>().swap(buckets[d]);
-  }
-  for (std::uint64_t s = 0; s < n; ++s)
-    if (codes[s] == kUnset)
-      return Error("table " + m.name() + ": position " + std::to_string(s) +
-                   " is won or lost but no sequence of king moves reaches a capture or man move (inconsistent table)");
-  return codes;
+  } sink(table, passes.kings_only);
+  BuildOptions opt;
+  opt.metrics = metrics;
+  opt.threads = omp_get_max_threads();
+  BuildStats stats;
+  if (Status s = build_material(rules, m, succ, sink, opt, stats); !s.ok()) return s.error();
+  if (!sink.mismatch.empty()) return Error(sink.mismatch);
+  return std::move(sink.codes);
 }
 
 }  // namespace damka

@@ -78,6 +78,37 @@ struct WriteOptions {
 Status write_table(const std::filesystem::path& path, const TableHeader& header,
                    std::span<const std::uint16_t> codes, const WriteOptions& options = {});
 
+// A table written as its codes arrive, in slot order, without holding the
+// table in memory (leveldb's TableBuilder): add() codes in any portions,
+// then finish().  Full blocks are compressed (in parallel, a batch at a time)
+// and appended to a temporary file in the same directory; finish() writes the
+// block table, the header and the trailer and renames the file into place.
+// Destroying a builder that did not finish removes its temporary file.  The
+// bytes equal write_table()'s for the same header and codes.
+// Memory: about (threads * 4) blocks of codes and their compressed bytes.
+// Not thread-safe (one builder per thread); uses `threads` OpenMP threads.
+class TableBuilder {
+ public:
+  static Expected<std::unique_ptr<TableBuilder>> create(const std::filesystem::path& path, const TableHeader& header,
+                                                        const WriteOptions& options = {});
+  ~TableBuilder();
+  TableBuilder(const TableBuilder&) = delete;
+  TableBuilder& operator=(const TableBuilder&) = delete;
+
+  // Appends the codes of the next slots.  Fails (and stays failed) on an I/O
+  // error or when more codes than header.slots are given.
+  Status add(std::span<const std::uint16_t> codes);
+  // Every slot added: completes the file and renames it to `path`.
+  Status finish();
+  // Bytes of the finished file (after finish()).
+  std::uint64_t file_size() const;
+
+ private:
+  struct Impl;
+  explicit TableBuilder(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
 class TableReader {
  public:
   // Checks magic, version (a newer version is refused), the header checksum,

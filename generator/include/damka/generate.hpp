@@ -1,13 +1,18 @@
 // Building tables on disk: `damka generate`.
 //
 // Every canonical material with both sides present and 2..N pieces is solved
-// in build order (solver.hpp) and written as three files per material (see
-// table_paths.hpp): WDL, DTW and DTC.  A material whose three files exist and
-// are valid (header, rules fingerprint, checksums) is skipped and its values
-// loaded, so a killed run restarted with the same command resumes.
+// in build order (solver.hpp) by the pass engine (engine.hpp) and written as
+// one file per metric (table_paths.hpp): always WDL, and DTW and DTC unless
+// left out (GenerateOptions::metrics).  Materials a build converts into are
+// read from their finished files through a bounded cache, never loaded
+// whole; the material being built holds two progress levels in memory and
+// streams its values to the files, within GenerateOptions::memory_budget.
+// A material whose files exist and are valid (header, rules fingerprint,
+// checksums) is skipped, so a killed run restarted with the same command
+// resumes.
 //
 // Positions where the side to move has a capture are stored with their true
-// values (the generator solves them anyway); the probe needs no search.
+// values (the generator solves them anyway).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "damka/engine.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/rules.hpp"
@@ -30,29 +36,43 @@ struct GenerateOptions {
   int threads = 1;
   std::optional<Material> only;  // build this material (and what it needs) only
   bool dry_run = false;          // list what would be built, build nothing
+  MetricSet metrics;             // WDL is always written
+  std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes (the default: the machine's memory, see default_memory_budget)
 };
 
-// Counts of one side to move.
-struct SideCounts {
-  std::uint64_t wins = 0, draws = 0, losses = 0;
-  int longest_win = 0;  // plies (DTW)
-  int longest_win_dtc = 0;
+// The default --memory: 80% of the machine's physical memory.
+std::uint64_t default_memory_budget();
+// "wdl,dtw,dtc" -> MetricSet (wdl is implied; unknown names are an error).
+Expected<MetricSet> parse_metrics(std::string_view text);
+std::string metrics_name(const MetricSet& m);  // "wdl,dtw,dtc"
+// The table files a metric set writes.
+std::vector<Metric> file_metrics(const MetricSet& m);
+
+struct Prediction {
+  std::uint64_t peak_bytes = 0;   // memory
+  std::uint64_t disk_bytes = 0;   // the table files
+  std::uint64_t spill_bytes = 0;  // temporary disk while building (0: none)
+  double seconds = 0;
 };
 
 struct TableReport {
-  Material material;          // canonical
+  Material material;            // canonical
   std::uint64_t positions = 0;  // table slots
   enum class Action { Built, Skipped, Planned } action = Action::Planned;
-  SideCounts white_to_move, black_to_move;  // black_to_move empty for symmetric materials
+  SideCounts white_to_move, black_to_move;  // black_to_move empty for symmetric materials (built tables only)
   double seconds = 0;
   std::uint64_t bytes[3] = {0, 0, 0};  // file sizes: WDL, DTW, DTC
+  Prediction predicted;                // dry run: for tables to build
+  bool spilled = false;                // built with its finished levels in a temporary file
 };
 
-// Progress of the table being built: called from the building thread.
+// Progress, called from the building thread.
 struct Progress {
   Material material;
   std::size_t table_number = 0, tables_total = 0;
-  std::uint64_t done = 0, total = 0;  // positions of this table
+  std::uint64_t done = 0, total = 0;                  // positions of this table
+  std::uint64_t overall_done = 0, overall_total = 0;  // positions of every table this run builds
+  double elapsed = 0;                                 // seconds since the run started
 };
 
 struct GenerateCallbacks {
@@ -60,8 +80,9 @@ struct GenerateCallbacks {
   std::function<void(const TableReport&)> table_done;  // may be empty
 };
 
-// What generate() would build, in order (dry run); materials already present
-// and valid are marked Skipped.
+// What generate() would build, in order, with predicted memory, disk and time
+// on this machine (measured by a short calibration build in memory);
+// materials already present and valid are marked Skipped.
 Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const GenerateOptions& opt);
 
 // Builds the tables; stops at the first error (nothing half-written remains).
@@ -71,9 +92,9 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
 // Loads a material's DTW and DTC files from `dir` into a SolvedTable.
 Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir, const Material& canonical);
 
-// Whether the three files of a material are present and valid for these
-// rules; the error says what is wrong.
+// Whether the files of `metrics` of a material are present and valid for
+// these rules; the error says what is wrong.
 Status check_material_files(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
-                            bool full_checksum);
+                            bool full_checksum, const MetricSet& metrics = {});
 
 }  // namespace damka

@@ -1,0 +1,166 @@
+// The one retrograde pass engine: solves one canonical material for a set of
+// metrics (metric_spec.hpp), within a memory budget, on any number of threads.
+//
+// Structure.  A men configuration with every king placement on the free
+// squares (a *slice*, index.hpp) is closed under quiet king moves: with both
+// sides to move it is a *unit* (for a symmetric material, whose tables hold
+// White to move only, a unit is a configuration and its colour-reversed
+// configuration).  Every other move is an *exit*: a man move raises the men's
+// progress (sum of white men's rows + sum of 7 - black men's rows) by exactly
+// one, a capture or promotion leads to another, finished material.  So the
+// engine solves the progress *levels* from the highest down; inside a level
+// every unit is independent and is solved by one thread from start to end
+// (forward pass, then the distance-ordered passes) with no shared writes.
+// A level with too few units for the threads (kings-only materials are one
+// unit) is solved unit by unit, each with every thread (atomic frontier).
+//
+// Memory.  Only two levels' values are held (the level being solved and the
+// one above, which its man moves reach); finished levels go to a slot-ordered
+// store, in memory when it fits the budget, else in a temporary file; other
+// materials are read through SuccessorSource (files through a bounded cache,
+// or tables in memory).  Output is streamed to a ValueSink in slot order.
+//
+// Determinism.  The values are the unique fixpoint of the pass, so they do
+// not depend on the number of threads or on the order of work.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "damka/expected.hpp"
+#include "damka/index.hpp"
+#include "damka/material.hpp"
+#include "damka/metric_spec.hpp"
+#include "damka/position.hpp"
+#include "damka/rules.hpp"
+
+namespace damka {
+
+// The passes a build runs, in order: the primary (dtw, or wdl when DTW is
+// not built), then the secondaries.
+struct PassList {
+  std::vector<MetricSpec> specs;
+  int dtc = -1, kings_only = -1;  // index in specs, or -1
+  explicit PassList(const MetricSet& m);
+  int size() const { return static_cast<int>(specs.size()); }
+  const MetricSpec& primary() const { return specs[0]; }
+};
+
+// Reads the primary code (a DTW code, or a WDL code in a WDL-only build) of
+// positions of finished materials.  One reader per thread; not thread-safe.
+class SuccessorReader {
+ public:
+  virtual ~SuccessorReader() = default;
+  // q: a position whose material is one of the source's, or whose side to
+  // move has no pieces (lost in 0).  On failure returns 0 and keeps the
+  // first error (error() non-empty).
+  virtual std::uint16_t code(const Position& q) = 0;
+  const std::string& error() const { return error_; }
+
+ protected:
+  std::string error_;
+};
+
+class SuccessorSource {
+ public:
+  virtual ~SuccessorSource() = default;
+  // Thread-safe.
+  virtual std::unique_ptr<SuccessorReader> reader() const = 0;
+  // Memory one reader may hold (its cache), for planning.
+  virtual std::uint64_t reader_bytes() const { return 0; }
+};
+
+// Receives a material's values in slot order: codes[i] is pass i's codes
+// (PassList order) for slots first .. first + n - 1; calls come in
+// increasing, contiguous order and cover every slot once.
+class ValueSink {
+ public:
+  virtual ~ValueSink() = default;
+  virtual Status add(std::uint64_t first, std::span<const std::span<const std::uint16_t>> codes) = 0;
+};
+
+struct SideCounts {
+  std::uint64_t wins = 0, draws = 0, losses = 0;
+  int longest_win = 0;      // plies, by the primary metric (0 in a WDL-only build)
+  int longest_win_dtc = 0;  // plies (0 when DTC is not built)
+};
+
+struct BuildStats {
+  std::uint64_t positions = 0;  // slots
+  SideCounts side[2];           // by side to move; side[1] empty for symmetric materials
+  std::uint64_t peak_bytes = 0; // planned peak memory
+  bool spilled = false;         // finished levels went to a temporary file
+  double seconds = 0;
+};
+
+struct BuildOptions {
+  MetricSet metrics;
+  int threads = 1;
+  std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes
+  std::filesystem::path spill_dir;                   // where a store that does not fit in memory goes
+  // Called from the calling thread as work completes: positions done, total.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+};
+
+// What a build of `canonical` needs, before it starts.
+struct MemoryPlan {
+  std::uint64_t levels = 0;   // the largest pair of adjacent levels' values
+  std::uint64_t units = 0;    // per-thread scratch for the largest unit
+  std::uint64_t readers = 0;  // successor caches, all threads
+  std::uint64_t store = 0;    // the finished values when kept in memory (0 when spilled)
+  std::uint64_t spill_disk = 0;  // temporary disk when spilled
+  std::uint64_t peak = 0;     // levels + units + readers + store
+  std::uint64_t minimum = 0;  // peak when spilled: what no budget can go below
+  bool spill = false;
+};
+MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int threads,
+                       std::uint64_t reader_bytes, std::uint64_t budget);
+
+// Solves `canonical` (every material it converts into must be readable from
+// `successors`) and streams its values to `sink`.  Fails with a message naming
+// the material when the budget is below plan_memory().minimum, when a
+// successor cannot be read, or when memory runs out; nothing is half-written
+// by the engine itself (the sink decides about its files).
+Status build_material(const Rules& rules, const Material& canonical, const SuccessorSource& successors,
+                      ValueSink& sink, const BuildOptions& options, BuildStats& stats);
+
+// Successors held in memory: per canonical material, its primary codes by
+// slot (a DTW or WDL code per slot).  The vectors must outlive the source.
+class MemorySuccessors : public SuccessorSource {
+ public:
+  void add(const Material& canonical, const std::vector<std::uint16_t>* codes);
+  std::unique_ptr<SuccessorReader> reader() const override;
+
+  struct Entry {
+    Material canonical;
+    MaterialIndex index;
+    const std::vector<std::uint16_t>* codes;
+  };
+
+ private:
+  std::vector<Entry> entries_;
+};
+
+// Successors read from a function (slow; for callers that own their own
+// lookup, such as the statutes).  `fn` must be thread-safe.
+class FunctionSuccessors : public SuccessorSource {
+ public:
+  using Fn = std::function<Expected<std::uint16_t>(const Position&)>;
+  explicit FunctionSuccessors(Fn fn) : fn_(std::move(fn)) {}
+  std::unique_ptr<SuccessorReader> reader() const override;
+
+ private:
+  Fn fn_;
+};
+
+// Parses a memory size: "8G", "512M", "24GiB", "1.5g", "100000" (bytes).
+Expected<std::uint64_t> parse_memory_size(std::string_view text);
+// "3.2 GiB", "512 MiB", ...
+std::string format_bytes(std::uint64_t bytes);
+
+}  // namespace damka

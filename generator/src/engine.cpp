@@ -1,0 +1,442 @@
+// The pass engine's orchestration (engine.hpp): levels from the highest
+// progress down, units handed to threads, finished levels to a slot-ordered
+// store, and the store streamed to the sink.
+#include "damka/engine.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <new>
+
+#include "damka/slots.hpp"
+#include "engine_unit.hpp"
+
+namespace damka {
+
+using namespace engine_detail;
+
+PassList::PassList(const MetricSet& m) {
+  specs.push_back(m.dtw ? kDtwSpec : kWdlSpec);
+  if (m.dtc) {
+    dtc = size();
+    specs.push_back(kDtcSpec);
+  }
+  if (m.kings_only) {
+    kings_only = size();
+    specs.push_back(kKingsOnlySpec);
+  }
+}
+
+namespace engine_detail {
+
+Layout::Layout(const Material& canonical)
+    : m(canonical), index(canonical), sym(canonical.is_symmetric()), sides(sym ? 1 : 2), K(index.kings_per_slice()) {
+  const std::uint64_t configs = index.men_configs();
+  pos.resize(configs);
+  level_of.resize(configs);
+  for (std::uint64_t c = 0; c < configs; ++c) {
+    Bitboard w, b;
+    index.unrank_men(c, w, b);
+    const int p = progress_of(w, b);
+    if (static_cast<std::size_t>(p) >= levels.size()) levels.resize(p + 1);
+    pos[c] = static_cast<std::uint32_t>(levels[p].size());
+    level_of[c] = static_cast<std::uint8_t>(p);
+    levels[p].push_back(c);
+  }
+}
+
+std::vector<Unit> units_of_level(const Layout& L, int p) {
+  std::vector<Unit> units;
+  const std::vector<std::uint64_t>& configs = L.levels[p];
+  for (std::uint64_t c : configs) {
+    Bitboard w, b;
+    L.index.unrank_men(c, w, b);
+    Unit u;
+    if (!L.sym) {
+      u.parts = 2;
+      u.side[0] = Color::White;
+      u.side[1] = Color::Black;
+      u.wm[0] = u.wm[1] = w;
+      u.bm[0] = u.bm[1] = b;
+      u.offset[0] = L.level_offset(0, c);
+      u.offset[1] = L.level_offset(1, c);
+    } else {
+      // White to move in c and, after a white king move, Black to move in
+      // c, stored as White to move in the colour-reversed configuration.
+      const Bitboard fw = rotate180(b), fb = rotate180(w);
+      const std::uint64_t f = L.index.rank_men(fw, fb);
+      if (f < c) continue;  // the pair was made from f
+      u.wm[0] = w;
+      u.bm[0] = b;
+      u.offset[0] = L.level_offset(0, c);
+      if (f != c) {
+        u.parts = 2;
+        u.wm[1] = fw;
+        u.bm[1] = fb;
+        u.offset[1] = L.level_offset(0, f);
+      }
+    }
+    units.push_back(u);
+  }
+  return units;
+}
+
+}  // namespace engine_detail
+
+namespace {
+
+constexpr std::uint64_t kFixedBytes = std::uint64_t{48} << 20;  // process, buffers, zstd contexts
+
+// A level solved by units in parallel (each by one thread), or unit by unit
+// with every thread.
+bool units_in_parallel(std::size_t units, int threads) { return threads == 1 || units >= 2 * static_cast<std::size_t>(threads); }
+
+// Finished values by slot, per pass: in memory, or in a temporary file.
+class SlotStore {
+ public:
+  SlotStore(std::uint64_t slots, int passes) : slots_(slots), passes_(passes) {}
+  ~SlotStore() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  Status open(bool spill, const std::filesystem::path& dir, const Material& m) {
+    if (!spill) {
+      for (int i = 0; i < passes_; ++i) mem_[i].assign(slots_, kUnset);
+      return {};
+    }
+    path_ = dir / ("." + m.name() + ".levels.tmp." + std::to_string(::getpid()));
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) {
+      const std::string why = std::strerror(errno);
+      path_.clear();
+      return Error("cannot create the temporary level file in " + dir.string() + ": " + why);
+    }
+    return {};
+  }
+  Status write(int pass, std::uint64_t first, const std::uint16_t* codes, std::uint64_t n) {
+    if (fd_ < 0) {
+      std::copy(codes, codes + n, mem_[pass].begin() + static_cast<std::ptrdiff_t>(first));
+      return {};
+    }
+    auto p = reinterpret_cast<const char*>(codes);
+    std::uint64_t bytes = n * 2, at = (static_cast<std::uint64_t>(pass) * slots_ + first) * 2;
+    while (bytes > 0) {
+      const ssize_t w = ::pwrite(fd_, p, bytes, static_cast<off_t>(at));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return Error(path_.string() + ": cannot write: " + std::strerror(errno));
+      p += w;
+      at += static_cast<std::uint64_t>(w);
+      bytes -= static_cast<std::uint64_t>(w);
+    }
+    return {};
+  }
+  Status read(int pass, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out) {
+    out.resize(n);
+    if (fd_ < 0) {
+      std::copy(mem_[pass].begin() + static_cast<std::ptrdiff_t>(first),
+                mem_[pass].begin() + static_cast<std::ptrdiff_t>(first + n), out.begin());
+      return {};
+    }
+    auto p = reinterpret_cast<char*>(out.data());
+    std::uint64_t bytes = n * 2, at = (static_cast<std::uint64_t>(pass) * slots_ + first) * 2;
+    while (bytes > 0) {
+      const ssize_t r = ::pread(fd_, p, bytes, static_cast<off_t>(at));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return Error(path_.string() + ": cannot read back: " + (r == 0 ? "short file" : std::strerror(errno)));
+      p += r;
+      at += static_cast<std::uint64_t>(r);
+      bytes -= static_cast<std::uint64_t>(r);
+    }
+    return {};
+  }
+
+ private:
+  std::uint64_t slots_;
+  int passes_;
+  std::vector<std::uint16_t> mem_[kMaxPasses];
+  std::filesystem::path path_;
+  int fd_ = -1;
+};
+
+// Moves a finished level's values to the store, coalescing consecutive
+// configurations (contiguous both in the level and in slot order).
+Status flush_level(const Layout& L, const LevelArrays& lv, int passes, SlotStore& store) {
+  const std::vector<std::uint64_t>& configs = L.levels[lv.p];
+  const std::uint64_t N = L.index.size();
+  for (int side = 0; side < L.sides; ++side) {
+    for (std::size_t i = 0; i < configs.size();) {
+      std::size_t j = i + 1;
+      while (j < configs.size() && configs[j] == configs[j - 1] + 1) ++j;
+      const std::uint64_t slot = side * N + configs[i] * L.K, n = (j - i) * L.K;
+      const std::uint64_t at = L.level_offset(side, configs[i]);
+      for (int k = 0; k < passes; ++k)
+        if (Status s = store.write(k, slot, lv.codes[k].data() + at, n); !s.ok()) return s;
+      i = j;
+    }
+  }
+  return {};
+}
+
+void count(SideCounts& c, std::uint16_t primary, std::uint16_t dtc) {
+  const Value v = Value::decode(primary);
+  if (v.wdl == Wdl::Win) {
+    ++c.wins;
+    c.longest_win = std::max<int>(c.longest_win, v.plies);
+    c.longest_win_dtc = std::max<int>(c.longest_win_dtc, Value::decode(dtc).plies);
+  } else if (v.wdl == Wdl::Loss) {
+    ++c.losses;
+  } else {
+    ++c.draws;
+  }
+}
+
+class MemoryReader : public SuccessorReader {
+ public:
+  explicit MemoryReader(const std::vector<MemorySuccessors::Entry>& e) : entries_(e) {}
+  std::uint16_t code(const Position& q) override {
+    if (q.pieces(q.side_to_move) == 0) return Value::loss(0).encode();
+    const Material c = material_of(q).canonical();
+    if (last_ == nullptr || last_->canonical != c) {
+      last_ = nullptr;
+      for (const auto& e : entries_)
+        if (e.canonical == c) last_ = &e;
+      if (last_ == nullptr) {
+        if (error_.empty()) error_ = "successor material " + c.name() + " is not available";
+        return 0;
+      }
+    }
+    return (*last_->codes)[locate_slot(last_->index, q)];
+  }
+
+ private:
+  const std::vector<MemorySuccessors::Entry>& entries_;
+  const MemorySuccessors::Entry* last_ = nullptr;
+};
+
+class FunctionReader : public SuccessorReader {
+ public:
+  explicit FunctionReader(const FunctionSuccessors::Fn& fn) : fn_(fn) {}
+  std::uint16_t code(const Position& q) override {
+    if (q.pieces(q.side_to_move) == 0) return Value::loss(0).encode();
+    auto c = fn_(q);
+    if (!c) {
+      if (error_.empty()) error_ = c.message();
+      return 0;
+    }
+    return *c;
+  }
+
+ private:
+  const FunctionSuccessors::Fn& fn_;
+};
+
+}  // namespace
+
+void MemorySuccessors::add(const Material& canonical, const std::vector<std::uint16_t>* codes) {
+  entries_.push_back(Entry{canonical, MaterialIndex(canonical), codes});
+}
+std::unique_ptr<SuccessorReader> MemorySuccessors::reader() const { return std::make_unique<MemoryReader>(entries_); }
+std::unique_ptr<SuccessorReader> FunctionSuccessors::reader() const { return std::make_unique<FunctionReader>(fn_); }
+
+MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int threads, std::uint64_t reader_bytes,
+                       std::uint64_t budget) {
+  const Layout L(canonical);
+  const auto P = static_cast<std::uint64_t>(PassList(metrics).size());
+  threads = std::max(1, threads);
+  MemoryPlan plan;
+  std::uint64_t worst = 0;
+  for (std::size_t p = 0; p < L.levels.size(); ++p) {
+    if (L.levels[p].empty()) continue;
+    const std::uint64_t above = p + 1 < L.levels.size() ? L.level_slots(static_cast<int>(p) + 1) : 0;
+    const std::uint64_t levels = (L.level_slots(static_cast<int>(p)) + above) * 2 * P;
+    // Units: the largest is both parts of a configuration.
+    std::size_t units = L.sym ? (L.levels[p].size() + 1) / 2 : L.levels[p].size();
+    // Quiet king moves per position: a few per king (measured about 9 for a
+    // flying king among 7 pieces).
+    const std::uint64_t edges = static_cast<std::uint64_t>(std::max(canonical.wk, canonical.bk)) * 9;
+    const std::uint64_t scratch = units_in_parallel(units, threads)
+                                      ? UnitSolver::scratch_bytes(2 * L.K, static_cast<int>(P), edges) * threads
+                                      : UnitSolver::scratch_bytes(2 * L.K, static_cast<int>(P), 0);
+    if (levels + scratch > worst) {
+      worst = levels + scratch;
+      plan.levels = levels;
+      plan.units = scratch;
+    }
+  }
+  plan.readers = reader_bytes * threads;
+  const std::uint64_t slots = table_slots(L.index);
+  plan.minimum = plan.levels + plan.units + plan.readers + kFixedBytes;
+  plan.store = slots * 2 * P;
+  plan.spill = plan.minimum + plan.store > budget;
+  if (plan.spill) {
+    plan.spill_disk = plan.store;
+    plan.store = 0;
+  }
+  plan.peak = plan.minimum + plan.store;
+  return plan;
+}
+
+Status build_material(const Rules& rules, const Material& m, const SuccessorSource& successors, ValueSink& sink,
+                      const BuildOptions& opt, BuildStats& stats) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!m.is_canonical()) return Error("build_material: " + m.name() + " is not canonical");
+  const int threads = std::max(1, opt.threads);
+  const PassList passes(opt.metrics);
+  const int P = passes.size();
+  const MemoryPlan plan = plan_memory(m, opt.metrics, threads, successors.reader_bytes(), opt.memory_budget);
+  auto fail = [&](const std::string& why) { return Status(Error(m.name() + ": " + why)); };
+  if (plan.minimum > opt.memory_budget)
+    return fail("needs " + format_bytes(plan.minimum) + " of memory with " + std::to_string(threads) +
+                " threads, limit " + format_bytes(opt.memory_budget) + " (raise --memory or use fewer threads)");
+  stats = BuildStats{};
+  stats.peak_bytes = plan.peak;
+  stats.spilled = plan.spill;
+  try {
+    const Layout L(m);
+    const std::uint64_t slots = table_slots(L.index);
+    stats.positions = slots;
+    SlotStore store(slots, P);
+    if (Status s = store.open(plan.spill, opt.spill_dir, m); !s.ok()) return fail(s.message());
+    UnitSolver solver(rules, L, passes);
+    std::vector<std::unique_ptr<SuccessorReader>> readers;
+    for (int t = 0; t < threads; ++t) readers.push_back(successors.reader());
+    std::vector<UnitSolver::Scratch> scratch(static_cast<std::size_t>(threads));
+    LevelArrays next, cur;
+    std::uint64_t done = 0;
+    std::string error;
+    for (std::size_t pi = L.levels.size(); pi-- > 0;) {
+      const int p = static_cast<int>(pi);
+      if (L.levels[p].empty()) continue;
+      cur.p = p;
+      for (int k = 0; k < P; ++k) cur.codes[k].assign(L.level_slots(p), kUnset);
+      const LevelArrays* above = next.p == p + 1 ? &next : nullptr;
+      const std::vector<Unit> units = units_of_level(L, p);
+      if (units_in_parallel(units.size(), threads)) {
+        // Chunks of at least 8 units per thread and 2^20 positions (for
+        // progress reports); tiny units are handed out several at a time.
+        const std::uint64_t unit_positions = (L.sym ? 1 : 2) * L.K;
+        const std::size_t chunk = std::max<std::size_t>(static_cast<std::size_t>(threads) * 8,
+                                                        static_cast<std::size_t>((1u << 20) / unit_positions));
+        const int grain = static_cast<int>(std::max<std::uint64_t>(1, 2048 / unit_positions));
+        for (std::size_t first = 0; first < units.size() && error.empty(); first += chunk) {
+          const std::size_t last = std::min(units.size(), first + chunk);
+          std::atomic<bool> failed{false};
+#pragma omp parallel num_threads(threads)
+          {
+            const auto t = static_cast<std::size_t>(omp_get_thread_num());
+            MoveList moves;
+#pragma omp for schedule(dynamic, grain)
+            for (std::int64_t i = static_cast<std::int64_t>(first); i < static_cast<std::int64_t>(last); ++i) {
+              if (failed.load(std::memory_order_relaxed)) continue;
+              try {
+                solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves);
+              } catch (const std::bad_alloc&) {
+#pragma omp critical(damka_engine_error)
+                if (!failed.exchange(true)) error = "out of memory";
+              } catch (const std::exception& e) {
+#pragma omp critical(damka_engine_error)
+                if (!failed.exchange(true)) error = e.what();
+              }
+            }
+          }
+          for (std::size_t i = first; i < last; ++i) done += units[i].parts * L.K;
+          if (opt.progress && error.empty()) opt.progress(done, slots);
+        }
+      } else {
+        for (const Unit& u : units) {
+          solver.solve_parallel(u, scratch[0], readers, above, cur, threads, error);
+          if (!error.empty()) break;
+          done += u.parts * L.K;
+          if (opt.progress) opt.progress(done, slots);
+        }
+      }
+      for (const auto& r : readers)
+        if (error.empty() && !r->error().empty()) error = r->error();
+      if (!error.empty()) return fail(error);
+      if (solver.inconsistent()) return fail("a won or lost position never reached the end of its count (inconsistent tables)");
+      if (next.p >= 0)
+        if (Status s = flush_level(L, next, P, store); !s.ok()) return fail(s.message());
+      std::swap(next, cur);
+      cur = LevelArrays{};
+    }
+    if (next.p >= 0)
+      if (Status s = flush_level(L, next, P, store); !s.ok()) return fail(s.message());
+    next = LevelArrays{};
+    scratch.clear();
+    readers.clear();
+
+    // Stream the store to the sink in slot order.
+    const std::uint64_t N = L.index.size();
+    const std::uint64_t chunk = std::uint64_t{1} << 20;
+    std::vector<std::uint16_t> buf[kMaxPasses];
+    std::vector<std::span<const std::uint16_t>> spans(static_cast<std::size_t>(P));
+    for (std::uint64_t first = 0; first < slots; first += chunk) {
+      const std::uint64_t n = std::min(chunk, slots - first);
+      for (int k = 0; k < P; ++k) {
+        if (Status s = store.read(k, first, n, buf[k]); !s.ok()) return fail(s.message());
+        spans[k] = buf[k];
+      }
+      for (std::uint64_t i = 0; i < n; ++i) {
+        assert(buf[0][i] != kUnset);
+        count(stats.side[first + i < N ? 0 : 1], buf[0][i], passes.dtc >= 0 ? buf[passes.dtc][i] : 0);
+      }
+      if (Status s = sink.add(first, spans); !s.ok()) return s;
+    }
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory (planned peak " + format_bytes(plan.peak) + ", limit " +
+                format_bytes(opt.memory_budget) + ")");
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return {};
+}
+
+Expected<std::uint64_t> parse_memory_size(std::string_view text) {
+  std::string t(text);
+  const std::string orig = t;
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+  auto strip = [&](std::string_view suffix) {
+    if (t.size() >= suffix.size()) {
+      std::string tail = t.substr(t.size() - suffix.size());
+      std::transform(tail.begin(), tail.end(), tail.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (tail == suffix) {
+        t.resize(t.size() - suffix.size());
+        return true;
+      }
+    }
+    return false;
+  };
+  strip("ib") || strip("b");
+  double mult = 1;
+  if (strip("k")) mult = 1024.0;
+  else if (strip("m")) mult = 1024.0 * 1024;
+  else if (strip("g")) mult = 1024.0 * 1024 * 1024;
+  else if (strip("t")) mult = 1024.0 * 1024 * 1024 * 1024;
+  char* end = nullptr;
+  errno = 0;
+  const double v = t.empty() ? -1 : std::strtod(t.c_str(), &end);
+  if (t.empty() || end == nullptr || *end != '\0' || errno != 0 || !(v > 0) || !std::isfinite(v) || v * mult > 1e18)
+    return Error("not a memory size: '" + orig + "' (examples: 8G, 512M, 24GiB)");
+  return static_cast<std::uint64_t>(v * mult);
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  char buf[64];
+  const double b = static_cast<double>(bytes);
+  if (b >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f GiB", b / (1024.0 * 1024 * 1024));
+  else if (b >= 1024.0 * 1024) std::snprintf(buf, sizeof buf, "%.0f MiB", b / (1024.0 * 1024));
+  else if (b >= 1024.0) std::snprintf(buf, sizeof buf, "%.0f KiB", b / 1024.0);
+  else std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  return buf;
+}
+
+}  // namespace damka

@@ -1,0 +1,56 @@
+// Private to the engine: a material's levels, units and level value arrays.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "damka/engine.hpp"
+#include "damka/index.hpp"
+
+namespace damka::engine_detail {
+
+constexpr std::uint16_t kUnset = 0xFFFF;  // no value yet
+constexpr std::uint16_t kInf = 0xFFFF;    // no exit of that kind
+constexpr int kMaxPasses = 3;
+
+// Progress of the men (see engine.hpp): every man move raises it by one.
+inline int progress_of(Bitboard white_men, Bitboard black_men) {
+  int p = 0;
+  for (Bitboard b = white_men; b; b &= b - 1) p += row_of(lsb(b));
+  for (Bitboard b = black_men; b; b &= b - 1) p += 7 - row_of(lsb(b));
+  return p;
+}
+
+// The men configurations of a material grouped by progress.  In a level of
+// n configurations, the values of (side s, configuration at position i, king
+// placement k) are at (s * n + i) * K + k (symmetric materials: s = 0 only).
+struct Layout {
+  Material m;
+  MaterialIndex index;
+  bool sym;
+  int sides;
+  std::uint64_t K;                                // kings_per_slice
+  std::vector<std::vector<std::uint64_t>> levels;  // configurations by progress, ascending
+  std::vector<std::uint32_t> pos;                  // position of a configuration in its level
+  std::vector<std::uint8_t> level_of;              // progress of a configuration
+
+  explicit Layout(const Material& canonical);
+  std::uint64_t level_slots(int p) const { return sides * levels[p].size() * K; }
+  // Offset in its level's arrays of (side, configuration)'s K values.
+  std::uint64_t level_offset(int side, std::uint64_t config) const {
+    return (static_cast<std::uint64_t>(side) * levels[level_of[config]].size() + pos[config]) * K;
+  }
+};
+
+// One unit: one or two parts (side to move, men) closed under quiet king moves.
+struct Unit {
+  int parts = 1;
+  Color side[2] = {Color::White, Color::White};
+  Bitboard wm[2] = {0, 0}, bm[2] = {0, 0};
+  std::uint64_t offset[2] = {0, 0};  // where each part's K values start in the level's arrays
+};
+
+// The units of level p, in a fixed order.
+std::vector<Unit> units_of_level(const Layout& L, int p);
+
+}  // namespace damka::engine_detail

@@ -1,0 +1,333 @@
+// The pass engine's inner work: solving one unit (engine.hpp) for every pass
+// of a PassList, either by one thread (no atomics) or by a team of threads
+// (an atomic frontier, for levels with fewer units than threads).
+//
+// Per pass, positions are resolved in increasing distance with buckets: a
+// position becomes a win at d + 1 when a successor is finalised as a loss at
+// d (or an exit says so), and a loss when its last in-unit successor is
+// finalised as a win, at one more than the largest successor distance (or the
+// worst exit, if that is larger).  Un-moves (unmove.hpp) give each finalised
+// position's in-unit predecessors.  In the primary pass what is never resolved
+// is a draw; a secondary pass measures inside the primary's result.
+#include "engine_unit.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+
+#include "damka/unmove.hpp"
+
+namespace damka::engine_detail {
+namespace {
+
+enum Flag : std::uint8_t { kNoMoves = 1, kCaptureFlag = 2, kDrawExit = 4 };
+
+template <bool Par>
+struct Ops {
+  static bool claim(std::uint16_t& code, std::uint16_t value) {
+    if constexpr (Par) {
+      std::uint16_t expect = kUnset;
+      return std::atomic_ref<std::uint16_t>(code).compare_exchange_strong(expect, value);
+    } else {
+      if (code != kUnset) return false;
+      code = value;
+      return true;
+    }
+  }
+  static bool is_set(const std::uint16_t& code) {
+    if constexpr (Par)
+      return std::atomic_ref<const std::uint16_t>(code).load(std::memory_order_relaxed) != kUnset;
+    else
+      return code != kUnset;
+  }
+  // Lowers q to v; whether it was above.
+  static bool lower(std::uint16_t& q, std::uint16_t v) {
+    if constexpr (Par) {
+      std::atomic_ref<std::uint16_t> a(q);
+      std::uint16_t old = a.load(std::memory_order_relaxed);
+      while (old > v && !a.compare_exchange_weak(old, v)) {
+      }
+      return old > v;
+    } else {
+      if (q <= v) return false;
+      q = v;
+      return true;
+    }
+  }
+  // Decrements and returns the new value.
+  static std::uint8_t dec(std::uint8_t& x) {
+    if constexpr (Par)
+      return static_cast<std::uint8_t>(std::atomic_ref<std::uint8_t>(x).fetch_sub(1) - 1);
+    else
+      return --x;
+  }
+};
+
+}  // namespace
+
+UnitSolver::UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes)
+    : r_(rules), L_(layout), passes_(passes) {}
+
+Position UnitSolver::position(const Unit& u, std::uint64_t l) const {
+  const int part = l >= L_.K ? 1 : 0;
+  const std::uint64_t k = l - (part ? L_.K : 0);
+  Position p;
+  p.men[0] = u.wm[part];
+  p.men[1] = u.bm[part];
+  L_.index.unrank_kings(k, p.men[0] | p.men[1], p.kings[0], p.kings[1]);
+  p.side_to_move = u.side[part];
+  return p;
+}
+
+std::uint64_t UnitSolver::local_of(const Unit& u, Position p) const {
+  int part;
+  if (L_.sym) {
+    if (p.side_to_move == Color::Black) p = p.flipped();
+    part = (p.men[0] == u.wm[0] && p.men[1] == u.bm[0]) ? 0 : 1;
+  } else {
+    part = p.side_to_move == u.side[0] ? 0 : 1;
+  }
+  assert(part < u.parts && p.men[0] == u.wm[part] && p.men[1] == u.bm[part]);
+  return (part ? L_.K : 0) + L_.index.rank_kings(p.kings[0], p.kings[1], p.men[0] | p.men[1]);
+}
+
+std::uint64_t UnitSolver::next_local(Position q) const {
+  if (L_.sym && q.side_to_move == Color::Black) q = q.flipped();
+  const std::uint64_t c = L_.index.rank_men(q.men[0], q.men[1]);
+  const int side = q.side_to_move == Color::White ? 0 : 1;
+  return L_.level_offset(side, c) + L_.index.rank_kings(q.kings[0], q.kings[1], q.men[0] | q.men[1]);
+}
+
+template <bool Edges>
+void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
+                        MoveList& moves) const {
+  const Position p = position(u, l);
+  generate_moves(r_, p, moves);
+  const int np = passes_.size();
+  std::uint8_t flags = 0, in = 0;
+  std::uint16_t win_exit[kMaxPasses], loss_exit[kMaxPasses];
+  for (int i = 0; i < np; ++i) {
+    win_exit[i] = kInf;
+    loss_exit[i] = 0;
+  }
+  if (moves.empty()) flags |= kNoMoves;
+  if (!moves.empty() && moves.front().is_capture()) flags |= kCaptureFlag;
+  const Bitboard my_kings = p.kings[idx(p.side_to_move)];
+  for (const Move& mv : moves) {
+    if (!mv.is_capture() && (my_kings & bit(mv.from))) {
+      ++in;
+      if constexpr (Edges) s.fwd.push_back(static_cast<std::uint32_t>(local_of(u, apply(p, mv))));
+      continue;
+    }
+    const Position q = apply(p, mv);
+    std::uint8_t kind = (mv.is_capture() ? kExitCapture : 0) | (mv.promotes ? kExitPromotion : 0);
+    std::uint16_t code[kMaxPasses] = {0, 0, 0};
+    if (kind == 0) {
+      kind = kExitManMove;
+      assert(next != nullptr);
+      const std::uint64_t at = next_local(q);
+      for (int i = 0; i < np; ++i) code[i] = next->codes[i][at];
+    } else {
+      code[0] = rd.code(q);  // secondaries restart here: only the WDL counts
+    }
+    const Wdl w = Value::decode(code[0]).wdl;
+    if (w == Wdl::Draw) {
+      flags |= kDrawExit;
+      continue;
+    }
+    for (int i = 0; i < np; ++i) {
+      const auto c = static_cast<std::uint16_t>(
+          (passes_.specs[i].restarts & kind) ? 1 : Value::decode(code[i]).plies + 1);
+      if (w == Wdl::Loss)
+        win_exit[i] = std::min(win_exit[i], c);
+      else
+        loss_exit[i] = std::max(loss_exit[i], c);
+    }
+  }
+  s.in[l] = in;
+  s.flags[l] = flags;
+  if constexpr (Edges) s.fwd_off[l + 1] = static_cast<std::uint32_t>(s.fwd.size());
+  for (int i = 0; i < np; ++i) {
+    s.win_exit[i][l] = win_exit[i];
+    s.loss_exit[i][l] = loss_exit[i];
+  }
+}
+
+void UnitSolver::Scratch::resize(std::uint64_t n, int passes) {
+  in.resize(n);
+  flags.resize(n);
+  pending.resize(n);
+  queued.resize(n);
+  for (int i = 0; i < passes; ++i) {
+    win_exit[i].resize(n);
+    loss_exit[i].resize(n);
+  }
+}
+
+std::uint64_t UnitSolver::scratch_bytes(std::uint64_t unit_positions, int passes, std::uint64_t edges_per_position) {
+  // in, flags, pending (1 each), queued (2), exits (4 per pass), buckets
+  // (~8), and for serial units the move graph: two offsets and two entries
+  // per edge (4 bytes each).
+  const std::uint64_t graph = edges_per_position ? 8 + 8 * edges_per_position : 0;
+  return unit_positions * (5 + 4 * static_cast<std::uint64_t>(passes) + 8 + graph);
+}
+
+template <bool Par>
+void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass, int threads) const {
+  using O = Ops<Par>;
+  const MetricSpec& spec = passes_.specs[pass];
+  const bool sec = spec.follows_wdl;
+  const std::uint64_t K = L_.K, n = u.parts * K;
+  // Values live in the level's arrays: part 0 at offset[0], part 1 at offset[1].
+  std::uint16_t* const base0 = cur.codes[pass].data() + u.offset[0];
+  std::uint16_t* const base1 = cur.codes[pass].data() + u.offset[1];
+  const std::uint16_t* const prim0 = cur.codes[0].data() + u.offset[0];
+  const std::uint16_t* const prim1 = cur.codes[0].data() + u.offset[1];
+  auto code_at = [&](std::uint64_t l) -> std::uint16_t& { return l < K ? base0[l] : base1[l - K]; };
+  auto wdl = [&](std::uint64_t l) { return Value::decode(l < K ? prim0[l] : prim1[l - K]).wdl; };
+  const std::vector<std::uint16_t>& win_exit = s.win_exit[pass];
+  const std::vector<std::uint16_t>& loss_exit = s.loss_exit[pass];
+
+  std::vector<std::vector<std::uint64_t>>& buckets = s.buckets;
+  buckets.clear();
+  auto push = [&](std::vector<std::vector<std::uint64_t>>& b, std::uint64_t d, std::uint64_t e) {
+    if (d >= b.size()) b.resize(d + 1);
+    b[d].push_back(e);
+  };
+  for (std::uint64_t l = 0; l < n; ++l) {
+    s.pending[l] = s.in[l];
+    s.queued[l] = kInf;
+    code_at(l) = kUnset;
+  }
+  for (std::uint64_t l = 0; l < n; ++l) {
+    const std::uint8_t f = s.flags[l];
+    if (f & kNoMoves) {
+      push(buckets, 0, l * 2);
+      continue;
+    }
+    const Wdl w = sec ? wdl(l) : Wdl::Draw;
+    if (sec && w == Wdl::Draw) {
+      code_at(l) = 0;
+      continue;
+    }
+    if (win_exit[l] != kInf && (!sec || w == Wdl::Win)) {
+      push(buckets, win_exit[l], l * 2 + 1);
+      s.queued[l] = win_exit[l];
+    } else if (s.in[l] == 0 && !(f & kDrawExit) && (!sec || w == Wdl::Loss)) {
+      push(buckets, loss_exit[l], l * 2);
+    }
+  }
+
+  // Finalises entry e at distance d; new entries go to `out`.
+  auto process = [&](std::uint64_t e, std::uint64_t d, std::vector<std::vector<std::uint64_t>>& out) {
+    const std::uint64_t l = e >> 1;
+    const bool win = e & 1;
+    const std::uint16_t value = (win ? Value::win(static_cast<int>(d)) : Value::loss(static_cast<int>(d))).encode();
+    if (!O::claim(code_at(l), value)) return;
+    const auto next = static_cast<std::uint16_t>(d + 1);
+    auto visit = [&](std::uint64_t lp) {
+      if ((s.flags[lp] & kCaptureFlag) || O::is_set(code_at(lp))) return;
+      if (!win) {
+        // pp moves into a lost position: a win in d + 1 (if it keeps the win).
+        if (sec && wdl(lp) != Wdl::Win) return;
+        if (O::lower(s.queued[lp], next)) push(out, next, lp * 2 + 1);
+      } else {
+        if (O::dec(s.pending[lp]) != 0) return;
+        if (sec ? wdl(lp) != Wdl::Loss : (win_exit[lp] != kInf || (s.flags[lp] & kDrawExit))) return;
+        push(out, std::max<std::uint64_t>(next, loss_exit[lp]), lp * 2);
+      }
+    };
+    if constexpr (Par) {
+      for_each_king_unmove(r_, position(u, l), [&](const Position& pp) { visit(local_of(u, pp)); });
+    } else {
+      for (std::uint32_t e = s.rev_off[l]; e < s.rev_off[l + 1]; ++e) visit(s.rev[e]);
+    }
+  };
+
+  for (std::uint64_t d = 0; d < buckets.size(); ++d) {
+    std::vector<std::uint64_t> current = std::move(buckets[d]);
+    buckets[d] = {};
+    if (current.empty()) continue;
+    if constexpr (Par) {
+      if (current.size() > 4096 && threads > 1) {
+        std::vector<std::vector<std::vector<std::uint64_t>>> outs(static_cast<std::size_t>(threads));
+#pragma omp parallel num_threads(threads)
+        {
+          auto& mine = outs[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 1024)
+          for (std::int64_t i = 0; i < static_cast<std::int64_t>(current.size()); ++i) process(current[i], d, mine);
+        }
+        for (auto& o : outs)
+          for (std::size_t at = 0; at < o.size(); ++at)
+            if (!o[at].empty()) {
+              if (at >= buckets.size()) buckets.resize(at + 1);
+              buckets[at].insert(buckets[at].end(), o[at].begin(), o[at].end());
+            }
+        continue;
+      }
+    }
+    for (std::uint64_t e : current) process(e, d, buckets);
+  }
+  if (!sec) {
+    for (std::uint64_t l = 0; l < n; ++l)
+      if (code_at(l) == kUnset) code_at(l) = 0;  // never resolved: a draw
+    if (!spec.has_distance)
+      for (std::uint64_t l = 0; l < n; ++l) code_at(l) = Value::decode(code_at(l)).wdl_only().encode();
+  } else {
+    for (std::uint64_t l = 0; l < n; ++l)
+      if (code_at(l) == kUnset) inconsistent_ = true;
+  }
+}
+
+void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n) {
+  s.rev_off.assign(n + 1, 0);
+  for (std::uint32_t q : s.fwd) ++s.rev_off[q + 1];
+  for (std::uint64_t l = 0; l < n; ++l) s.rev_off[l + 1] += s.rev_off[l];
+  s.rev.resize(s.fwd.size());
+  std::vector<std::uint32_t>& at = s.fwd_off;  // reused as fill positions once fwd is read
+  std::vector<std::uint32_t> fill(s.rev_off.begin(), s.rev_off.end() - 1);
+  for (std::uint64_t p = 0; p < n; ++p)
+    for (std::uint32_t e = at[p]; e < at[p + 1]; ++e) s.rev[fill[s.fwd[e]]++] = static_cast<std::uint32_t>(p);
+}
+
+void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
+                              LevelArrays& cur, MoveList& moves) const {
+  const std::uint64_t n = u.parts * L_.K;
+  s.resize(n, passes_.size());
+  s.fwd.clear();
+  s.fwd_off.assign(n + 1, 0);
+  for (std::uint64_t l = 0; l < n; ++l) gather<true>(u, l, s, rd, next, moves);
+  build_predecessors(s, n);
+  for (int i = 0; i < passes_.size(); ++i) propagate<false>(u, s, cur, i, 1);
+}
+
+void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
+                                const LevelArrays* next, LevelArrays& cur, int threads, std::string& error) const {
+  const std::uint64_t n = u.parts * L_.K;
+  s.resize(n, passes_.size());
+  std::atomic<bool> failed{false};
+#pragma omp parallel num_threads(threads)
+  {
+    MoveList moves;
+    SuccessorReader& rd = *readers[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 4096)
+    for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
+      if (failed.load(std::memory_order_relaxed)) continue;
+      try {
+        gather<false>(u, static_cast<std::uint64_t>(l), s, rd, next, moves);
+      } catch (const std::exception& e) {
+#pragma omp critical(damka_engine_error)
+        if (!failed.exchange(true)) error = e.what();
+      }
+    }
+  }
+  if (failed) return;
+  for (int i = 0; i < passes_.size(); ++i) propagate<true>(u, s, cur, i, threads);
+}
+
+template void UnitSolver::propagate<false>(const Unit&, Scratch&, LevelArrays&, int, int) const;
+template void UnitSolver::propagate<true>(const Unit&, Scratch&, LevelArrays&, int, int) const;
+
+}  // namespace damka::engine_detail

@@ -1,0 +1,67 @@
+// Private to the engine: solving one unit (see engine_unit.cpp).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "damka/movegen.hpp"
+#include "engine_layout.hpp"
+
+namespace damka::engine_detail {
+
+// The values of one level, per pass (layout in Layout).
+struct LevelArrays {
+  int p = -1;
+  std::vector<std::uint16_t> codes[kMaxPasses];
+};
+
+class UnitSolver {
+ public:
+  // Per-unit working memory (reused from unit to unit by one thread).
+  struct Scratch {
+    std::vector<std::uint8_t> in, flags, pending;
+    std::vector<std::uint16_t> queued;
+    std::vector<std::uint16_t> win_exit[kMaxPasses], loss_exit[kMaxPasses];
+    std::vector<std::vector<std::uint64_t>> buckets;
+    // In-unit move graph (serial units): forward edges as gathered, then
+    // each position's predecessors (CSR), so the passes need no un-moves.
+    std::vector<std::uint32_t> fwd, fwd_off, rev, rev_off;
+    void resize(std::uint64_t n, int passes);
+  };
+  // Bytes of a Scratch for a unit; edges_per_position = 0 for a unit solved
+  // by a team of threads (no move graph is kept).
+  static std::uint64_t scratch_bytes(std::uint64_t unit_positions, int passes, std::uint64_t edges_per_position);
+
+  UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes);
+
+  // Solves u by this thread alone; writes its values into `cur`.  `next`
+  // holds the level above (null at the top level: no man move is possible).
+  void solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next, LevelArrays& cur,
+                    MoveList& moves) const;
+  // Solves u with `threads` threads (readers: one per thread).  On an
+  // exception in a worker, `error` receives its message.
+  void solve_parallel(const Unit& u, Scratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
+                      const LevelArrays* next, LevelArrays& cur, int threads, std::string& error) const;
+  // A secondary pass left a won or lost position unresolved (tables disagree).
+  bool inconsistent() const { return inconsistent_.load(); }
+
+ private:
+  Position position(const Unit& u, std::uint64_t l) const;
+  std::uint64_t local_of(const Unit& u, Position p) const;
+  std::uint64_t next_local(Position q) const;
+  template <bool Edges>
+  void gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
+              MoveList& moves) const;
+  template <bool Par>
+  void propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass, int threads) const;
+  static void build_predecessors(Scratch& s, std::uint64_t n);
+
+  const Rules& r_;
+  const Layout& L_;
+  const PassList& passes_;
+  mutable std::atomic<bool> inconsistent_{false};
+};
+
+}  // namespace damka::engine_detail

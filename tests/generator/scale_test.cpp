@@ -1,0 +1,220 @@
+// Generation at scale: the same bytes whatever the memory budget (levels in
+// memory or in a temporary file), the thread count or the metrics built; an
+// impossible budget fails at once; the streaming table builder writes what
+// write_table writes; metric and memory-size parsing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <unistd.h>
+
+#include "damka/engine.hpp"
+#include "damka/generate.hpp"
+#include "damka/slots.hpp"
+#include "damka/table_file.hpp"
+#include "damka/table_paths.hpp"
+
+namespace damka {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("damka-scale-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + std::to_string(counter()++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  static int& counter() {
+    static int c = 0;
+    return c;
+  }
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+GenerateOptions options(const fs::path& out, int pieces, int threads) {
+  GenerateOptions o;
+  o.max_pieces = pieces;
+  o.out = out;
+  o.threads = threads;
+  return o;
+}
+
+// Every file of a's family folder exists in b's with the same bytes; returns
+// how many were compared.
+int expect_same_files(const Rules& r, const fs::path& a, const fs::path& b) {
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(table_dir(a, r))) {
+    const fs::path other = table_dir(b, r) / e.path().filename();
+    EXPECT_TRUE(fs::exists(other)) << other;
+    EXPECT_TRUE(slurp(e.path()) == slurp(other)) << e.path().filename();
+    ++files;
+  }
+  return files;
+}
+
+TEST(Scale, FourPieceFilesAreTheSameForOneAndTwoThreads) {
+  for (Variant v : {Variant::Russian, Variant::English}) {
+    const Rules& r = rules_of(v);
+    TempDir a, b;
+    ASSERT_TRUE(generate(r, options(a.path, 4, 1)).ok());
+    ASSERT_TRUE(generate(r, options(b.path, 4, 2)).ok());
+    EXPECT_EQ(expect_same_files(r, a.path, b.path), 3 * static_cast<int>(build_order(4).size())) << r.name;
+  }
+}
+
+TEST(Scale, LevelsInATemporaryFileGiveTheSameBytes) {
+  const Rules& r = rules_of(Variant::Russian);
+  TempDir a, b;
+  auto in_memory = generate(r, options(a.path, 4, 2));
+  ASSERT_TRUE(in_memory.ok()) << in_memory.message();
+  for (const TableReport& t : *in_memory) EXPECT_FALSE(t.spilled) << t.material.name();
+  // A budget equal to the largest material's minimum: that material keeps
+  // its finished levels on disk.
+  GenerateOptions o = options(b.path, 4, 2);
+  o.memory_budget = 0;
+  for (const Material& m : build_order(4))
+    o.memory_budget = std::max(o.memory_budget, plan_memory(m, o.metrics, 2, 16u << 20, ~0ull).minimum);
+  auto spilled = generate(r, o);
+  ASSERT_TRUE(spilled.ok()) << spilled.message();
+  int on_disk = 0;
+  for (const TableReport& t : *spilled) on_disk += t.spilled;
+  EXPECT_GE(on_disk, 1);
+  EXPECT_EQ(expect_same_files(r, a.path, b.path), 3 * static_cast<int>(build_order(4).size()));
+  // No temporary file is left behind.
+  for (const auto& e : fs::directory_iterator(table_dir(b.path, r)))
+    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+}
+
+TEST(Scale, TooSmallABudgetFailsAtOnceNamingTheNeed) {
+  const Rules& r = rules_of(Variant::Russian);
+  TempDir d;
+  GenerateOptions o = options(d.path, 3, 2);
+  o.memory_budget = 1u << 20;
+  auto result = generate(r, o);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.message().find("needs"), std::string::npos) << result.message();
+  EXPECT_NE(result.message().find("limit 1 MiB"), std::string::npos) << result.message();
+}
+
+TEST(Scale, WdlOnlyBuildWritesTheSameWdlFilesAndNothingElse) {
+  for (auto [v, n] : {std::pair{Variant::Russian, 4}, std::pair{Variant::Thai, 3}}) {
+    const Rules& r = rules_of(v);
+    TempDir full, wdl, wdl_dtc;
+    ASSERT_TRUE(generate(r, options(full.path, n, 2)).ok());
+    GenerateOptions o = options(wdl.path, n, 2);
+    o.metrics = MetricSet{false, false, false};
+    auto built = generate(r, o);
+    ASSERT_TRUE(built.ok()) << built.message();
+    // WDL and DTC without DTW: the DTC pass follows the WDL pass.
+    GenerateOptions o2 = options(wdl_dtc.path, n, 2);
+    o2.metrics = MetricSet{false, true, false};
+    ASSERT_TRUE(generate(r, o2).ok());
+    for (const Material& m : build_order(n)) {
+      EXPECT_TRUE(slurp(table_path(full.path, r, m, Metric::WDL)) == slurp(table_path(wdl.path, r, m, Metric::WDL)))
+          << r.name << " " << m.name();
+      EXPECT_TRUE(slurp(table_path(full.path, r, m, Metric::DTC)) == slurp(table_path(wdl_dtc.path, r, m, Metric::DTC)))
+          << r.name << " " << m.name();
+      EXPECT_FALSE(fs::exists(table_path(wdl.path, r, m, Metric::DTW)));
+      EXPECT_FALSE(fs::exists(table_path(wdl.path, r, m, Metric::DTC)));
+      EXPECT_FALSE(fs::exists(table_path(wdl_dtc.path, r, m, Metric::DTW)));
+    }
+    // Asking for more later builds what is missing.
+    auto more = generate(r, options(wdl.path, n, 2));
+    ASSERT_TRUE(more.ok()) << more.message();
+    for (const TableReport& t : *more) EXPECT_EQ(t.action, TableReport::Action::Built);
+    EXPECT_EQ(expect_same_files(r, full.path, wdl.path), 3 * static_cast<int>(build_order(n).size()));
+  }
+}
+
+TEST(Scale, DryRunPredictsMemoryDiskAndTime) {
+  const Rules& r = rules_of(Variant::Russian);
+  TempDir d;
+  GenerateOptions o = options(d.path, 4, 2);
+  auto plan = plan_generation(r, o);
+  ASSERT_TRUE(plan.ok()) << plan.message();
+  ASSERT_EQ(plan->size(), build_order(4).size());
+  for (const TableReport& t : *plan) {
+    EXPECT_EQ(t.action, TableReport::Action::Planned);
+    EXPECT_GT(t.predicted.peak_bytes, t.positions * 4) << t.material.name();  // both passes stored
+    EXPECT_GT(t.predicted.disk_bytes, 0u);
+    EXPECT_GT(t.predicted.seconds, 0.0);
+  }
+  // A budget below the whole material sends its levels to disk in the plan.
+  o.memory_budget = plan_memory(*Material::parse("2K1Mv1K"), o.metrics, 2, 16u << 20, ~0ull).minimum;
+  auto tight = plan_generation(r, o);
+  ASSERT_TRUE(tight.ok());
+  bool spilled = false;
+  for (const TableReport& t : *tight)
+    if (t.material == *Material::parse("2K1Mv1K")) spilled = t.spilled && t.predicted.spill_bytes > 0;
+  EXPECT_TRUE(spilled);
+}
+
+TEST(Scale, StreamingBuilderWritesWhatWriteTableWrites) {
+  const Rules& r = rules_of(Variant::Russian);
+  TempDir d;
+  const Material m = *Material::parse("2K1Mv1K");
+  for (Metric metric : {Metric::WDL, Metric::DTW}) {
+    const TableHeader h = default_table_header(r, m, metric);
+    std::vector<std::uint16_t> codes(h.slots);
+    for (std::size_t i = 0; i < codes.size(); ++i)
+      codes[i] = metric == Metric::WDL ? static_cast<std::uint16_t>((i * 7919) % 3) : static_cast<std::uint16_t>((i * 31) % 200);
+    const fs::path whole = d.path / ("whole." + std::string(metric_name(metric)));
+    const fs::path streamed = d.path / ("streamed." + std::string(metric_name(metric)));
+    ASSERT_TRUE(write_table(whole, h, codes, {}).ok());
+    WriteOptions wo;
+    wo.threads = 2;
+    auto b = TableBuilder::create(streamed, h, wo);
+    ASSERT_TRUE(b.ok()) << b.message();
+    // Uneven portions, across block boundaries.
+    std::size_t at = 0, step = 1;
+    while (at < codes.size()) {
+      const std::size_t n = std::min(step, codes.size() - at);
+      ASSERT_TRUE((*b)->add(std::span<const std::uint16_t>(codes).subspan(at, n)).ok());
+      at += n;
+      step = step * 3 + 1;
+    }
+    EXPECT_FALSE(fs::exists(streamed));  // nothing at the final name before finish()
+    ASSERT_TRUE((*b)->finish().ok());
+    EXPECT_TRUE(slurp(whole) == slurp(streamed)) << metric_name(metric);
+  }
+  // A builder dropped before finish leaves nothing behind.
+  {
+    auto b = TableBuilder::create(d.path / "dropped", default_table_header(r, m, Metric::WDL), {});
+    ASSERT_TRUE(b.ok());
+    std::vector<std::uint16_t> some(1000, 1);
+    ASSERT_TRUE((*b)->add(some).ok());
+  }
+  for (const auto& e : fs::directory_iterator(d.path)) EXPECT_EQ(e.path().filename().string().find("dropped"), std::string::npos);
+  // Too many codes, or finishing early, is an error.
+  auto b = TableBuilder::create(d.path / "short", default_table_header(r, m, Metric::WDL), {});
+  ASSERT_TRUE(b.ok());
+  EXPECT_FALSE((*b)->finish().ok());
+}
+
+TEST(Scale, ParsesMetricsAndMemorySizes) {
+  EXPECT_EQ(*parse_metrics("wdl,dtw,dtc"), (MetricSet{true, true, false}));
+  EXPECT_EQ(*parse_metrics("wdl"), (MetricSet{false, false, false}));
+  EXPECT_EQ(*parse_metrics("dtc"), (MetricSet{false, true, false}));
+  EXPECT_FALSE(parse_metrics("wdl,dtz").ok());
+  EXPECT_FALSE(parse_metrics("").ok());
+  EXPECT_EQ(*parse_memory_size("8G"), 8ull << 30);
+  EXPECT_EQ(*parse_memory_size("512M"), 512ull << 20);
+  EXPECT_EQ(*parse_memory_size("24GiB"), 24ull << 30);
+  EXPECT_EQ(*parse_memory_size("1.5g"), 3ull << 29);
+  EXPECT_EQ(*parse_memory_size("100000"), 100000u);
+  for (const char* bad : {"", "G", "-1G", "abc", "8X", "1e30"}) EXPECT_FALSE(parse_memory_size(bad).ok()) << bad;
+}
+
+}  // namespace
+}  // namespace damka
