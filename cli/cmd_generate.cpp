@@ -219,8 +219,7 @@ void register_generate(CLI::App& app, int& rc) {
       j["built_positions"] = built_positions;
       j["threads"] = opt.threads;
       j["metrics"] = metrics_name(opt.metrics);
-      std::cout << j.dump(2) << "
-";
+      std::cout << j.dump(2) << "\n";
     } else {
       std::printf("%zu tables (%s positions) in %s; built %s positions in %.1f s (%s pos/s, %s pos/s per thread); "
                   "WDL %.1f positions per byte\n",
