@@ -51,14 +51,13 @@ void register_generate(CLI::App& app, int& rc) {
                 "List what would be built with predicted peak memory, disk and time on this machine; build nothing");
   cmd->add_flag("--json", o->json, "Print the summary as JSON on stdout");
   cmd->callback([o, &rc] {
-    auto rules = lookup_variant("generate", o->variant);
-    if (!rules) {
-      rc = 2;
-      return;
-    }
+    Report report("generate", o->json);
+    auto rules = lookup_variant(report, o->variant, rc);
+    if (!rules) return;
+    report.set("variant", std::string(rules->name));
+    report.set("folder", o->out);
     if (o->out.empty()) {
-      std::cerr << "damka generate: --out is empty; name the directory of tables (e.g. -o data/tables)\n";
-      rc = 2;
+      rc = report.fail(2, "--out is empty; name the directory of tables (e.g. -o data/tables)");
       return;
     }
     GenerateOptions opt;
@@ -69,8 +68,7 @@ void register_generate(CLI::App& app, int& rc) {
     {
       auto metrics = parse_metrics(o->metrics);
       if (!metrics) {
-        std::cerr << "damka generate: --metrics: " << metrics.message() << "\n";
-        rc = 2;
+        rc = report.fail(2, "--metrics: " + metrics.message());
         return;
       }
       opt.metrics = *metrics;
@@ -78,8 +76,7 @@ void register_generate(CLI::App& app, int& rc) {
       if (!o->memory.empty()) {
         auto mem = parse_memory_size(o->memory);
         if (!mem) {
-          std::cerr << "damka generate: --memory: " << mem.message() << "\n";
-          rc = 2;
+          rc = report.fail(2, "--memory: " + mem.message());
           return;
         }
         opt.memory_budget = *mem;
@@ -88,19 +85,21 @@ void register_generate(CLI::App& app, int& rc) {
     if (!o->material.empty()) {
       auto m = Material::parse(o->material);
       if (!m) {
-        std::cerr << "damka generate: " << m.message() << "\n";
-        rc = 2;
+        rc = report.fail(2, m.message());
         return;
       }
       if (m->white() == 0 || m->black() == 0) {
-        std::cerr << "damka generate: material " << m->name() << " has a side without pieces (nothing to solve)\n";
-        rc = 2;
+        rc = report.fail(2, "material " + m->name() + " has a side without pieces (nothing to solve)");
+        return;
+      }
+      if (m->pieces() > o->pieces) {
+        rc = report.fail(2, material_outside_pieces(m->name(), m->pieces(), o->pieces));
         return;
       }
       if (m->pieces() > kMaxGeneratePieces) {
-        std::cerr << "damka generate: material " << m->name() << " has " << m->pieces() << " pieces; damka builds "
-                  << "tables of at most " << kMaxGeneratePieces << " pieces (as -n)\n";
-        rc = 2;
+        rc = report.fail(2, "material " + m->name() + " has " + std::to_string(m->pieces()) +
+                                " pieces; damka builds tables of at most " + std::to_string(kMaxGeneratePieces) +
+                                " pieces (as -n)");
         return;
       }
       opt.only = *m;
@@ -109,8 +108,7 @@ void register_generate(CLI::App& app, int& rc) {
     if (o->dry_run) {
       auto plan = plan_generation(*rules, opt);
       if (!plan) {
-        std::cerr << "damka generate: " << plan.message() << "\n";
-        rc = 1;
+        rc = report.fail(1, plan.message());
         return;
       }
       std::uint64_t total = 0, disk = 0, peak = 0, spill = 0;
@@ -144,13 +142,13 @@ void register_generate(CLI::App& app, int& rc) {
         }
       }
       if (o->json) {
-        std::cout << nlohmann::json{{"variant", rules->name}, {"folder", o->out}, {"threads", opt.threads},
-                                    {"metrics", metrics_name(opt.metrics)}, {"memory_budget_bytes", opt.memory_budget},
-                                    {"tables", out},
-                                    {"total", {{"positions", total}, {"peak_memory_bytes", peak}, {"disk_bytes", disk},
-                                               {"temporary_disk_bytes", spill}, {"seconds", seconds}}}}
-                         .dump(2)
-                  << "\n";
+        Json j = generate_json(*rules, o->out, out);
+        j["threads"] = opt.threads;
+        j["metrics"] = metrics_name(opt.metrics);
+        j["memory_budget_bytes"] = opt.memory_budget;
+        j["total"] = {{"positions", total}, {"peak_memory_bytes", peak}, {"disk_bytes", disk},
+                      {"temporary_disk_bytes", spill}, {"seconds", seconds}};
+        std::cout << j.dump(2) << "\n";
       } else {
         std::printf("%zu tables, %llu positions to build with %d threads (%s): peak memory %s (budget %s), disk %s",
                     plan->size(), static_cast<unsigned long long>(total), opt.threads, metrics_name(opt.metrics).c_str(),
@@ -161,6 +159,8 @@ void register_generate(CLI::App& app, int& rc) {
       rc = 0;
       return;
     }
+    if (const std::string note = shared_folder_note(*rules, o->out); !note.empty() && !o->json)
+      std::printf("%s\n", note.c_str());
     ProgressBar bar;
     GenerateCallbacks cb;
     cb.notice = [&](const std::string& text) {
@@ -226,16 +226,16 @@ void register_generate(CLI::App& app, int& rc) {
     auto result = generate(*rules, opt, cb);
     bar.finish();
     if (!result) {
-      std::cerr << "damka generate: " << result.message() << "\n";
-      rc = 1;
+      rc = report.fail(1, result.message());
       return;
     }
     if (o->json) {
-      std::cout << nlohmann::json{{"variant", rules->name}, {"folder", o->out}, {"tables", out},
-                                  {"seconds", total_seconds}, {"built_positions", built_positions},
-                                  {"threads", opt.threads}, {"metrics", metrics_name(opt.metrics)}}
-                       .dump(2)
-                << "\n";
+      Json j = generate_json(*rules, o->out, out);
+      j["seconds"] = total_seconds;
+      j["built_positions"] = built_positions;
+      j["threads"] = opt.threads;
+      j["metrics"] = metrics_name(opt.metrics);
+      std::cout << j.dump(2) << "\n";
     } else {
       std::printf("%zu tables (%s positions) in %s; built %s positions in %.1f s (%s pos/s, %s pos/s per thread); "
                   "WDL %.1f positions per byte\n",

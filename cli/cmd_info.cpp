@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "common.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
 
@@ -13,7 +14,6 @@ namespace damka::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::ordered_json;
 
 std::string fixed2(double v) {
   char buf[32];
@@ -151,6 +151,8 @@ void register_info(CLI::App& app, int& rc) {
   cmd->add_option("path", o->path, "A table file, or a directory of tables")->required();
   cmd->add_flag("--json", o->json, "Print JSON on stdout");
   cmd->callback([o, &rc] {
+    Report report("info", o->json);
+    report.set("folder", o->path);
     std::vector<fs::path> files, strays;
     Json errors = Json::array();
     std::error_code ec;
@@ -180,8 +182,7 @@ void register_info(CLI::App& app, int& rc) {
         files.push_back(it->path());
       }
       if (ec) {
-        std::cerr << "damka info: " << o->path << ": " << ec.message() << "\n";
-        rc = 1;
+        rc = report.fail(1, o->path + ": " + ec.message());
         return;
       }
       std::sort(files.begin(), files.end());
@@ -190,8 +191,7 @@ void register_info(CLI::App& app, int& rc) {
         std::cerr << "damka info: stray temporary file " << p.string()
                   << " (left by a killed run; the next `damka generate` into this folder removes it)\n";
       if (files.empty() && errors.empty()) {
-        std::cerr << "damka info: no tables (*.wdl, *.dtw, *.dtc) in " << o->path << "\n";
-        rc = 1;
+        rc = report.fail(1, "no tables (*.wdl, *.dtw, *.dtc) in " + o->path);
         return;
       }
     } else {
@@ -200,17 +200,20 @@ void register_info(CLI::App& app, int& rc) {
     Json tables = Json::array();
     std::uint64_t slots[3] = {0, 0, 0}, bytes[3] = {0, 0, 0};  // by metric
     int good = 0;
+    std::vector<Variant> variants;
     rc = errors.empty() ? 0 : 1;
     for (const fs::path& f : files) {
       const auto info = inspect(f);
       if (!info || !info->checksum.ok()) {
         const std::string msg = info ? info->checksum.message() : info.message();
-        std::cerr << "damka info: " << msg << "\n";
+        if (!o->json) report.warn(msg);
         errors.push_back({{"path", f.string()}, {"error", msg}});
         rc = 1;
         if (!info) continue;
       }
       ++good;
+      if (std::find(variants.begin(), variants.end(), info->h.variant) == variants.end())
+        variants.push_back(info->h.variant);
       slots[static_cast<int>(info->h.metric)] += info->h.slots;
       bytes[static_cast<int>(info->h.metric)] += info->h.file_size;
       if (o->json) {
@@ -233,10 +236,20 @@ void register_info(CLI::App& app, int& rc) {
     if (o->json) {
       Json stray_list = Json::array();
       for (const fs::path& p : strays) stray_list.push_back(p.string());
-      Json out = {{"tables", tables},
-                  {"errors", errors},
-                  {"stray_files", stray_list},
-                  {"total", {{"tables", good}, {"by_metric", totals}}}};
+      std::sort(variants.begin(), variants.end());
+      Json names = Json::array();
+      for (Variant v : variants) names.push_back(std::string(rules_of(v).name));
+      Json out = report.object();
+      out["variant"] = variants.size() == 1 ? names[0] : Json(nullptr);
+      out["variants"] = names;
+      out["tables"] = tables;
+      out["errors"] = errors;
+      out["stray_files"] = stray_list;
+      out["total"] = {{"tables", good}, {"by_metric", totals}};
+      if (!errors.empty())
+        out["error"] = std::to_string(errors.size()) + " of " + std::to_string(files.size()) +
+                       " files refused; first: " + errors[0]["error"].get<std::string>();
+      out["exit_code"] = rc;
       std::cout << out.dump(2) << "\n";
     } else if (files.size() > 1) {
       std::cout << "\n" << good << " tables: " << summary;

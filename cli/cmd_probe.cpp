@@ -9,9 +9,10 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "damka/notation.hpp"
-#include "damka/position_report.hpp"
 #include "damka/probe.hpp"
 #include "damka/statutes.hpp"
+#include "damka/table_scan.hpp"
+#include "damka/position_report.hpp"
 
 namespace damka::cli {
 namespace {
@@ -29,6 +30,10 @@ std::string status_text(const Tablebase& tb, const Position& p, ProbeStatus s, M
     if (!missing.empty())
       return "unknown (no " + std::string(metric_name(m)) + " table for " + materials_text(missing) + " in " +
              tb.directory().string() + ")";
+  }
+  if (s == ProbeStatus::Corrupt) {
+    const auto errors = tb.errors();
+    if (!errors.empty()) return "unknown (table refused: " + errors.back() + ")";
   }
   return std::string(probe_status_name(s));
 }
@@ -54,7 +59,7 @@ std::string line_text(const Rules& r, Position p, const std::vector<Move>& line)
 void register_probe(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("probe", "Look a position up in the tables: its WDL, DTW and DTC, and every move's value");
   struct Opts {
-    std::string variant = "russian";
+    std::string variant;
     std::string tables = "data/tables";
     std::string fen;
     bool json = false, pv = false;
@@ -62,8 +67,10 @@ void register_probe(CLI::App& app, int& rc) {
     int moves = 0;
   };
   auto o = std::make_shared<Opts>();
-  cmd->add_option("-v,--variant", o->variant, "Variant: " + variant_names())->capture_default_str();
-  cmd->add_option("--tables", o->tables, "Directory of tables (as given to `damka generate -o`)")->capture_default_str();
+  cmd->add_option("-v,--variant", o->variant,
+                  "Variant (default: the one with tables in the folder that reads the FEN): " + variant_names());
+  cmd->add_option("--tables", o->tables, "Directory of tables (as given to `damka generate -o`, or a variant subfolder)")
+      ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print the result as JSON on stdout");
   cmd->add_flag("--pv", o->pv, "Also print the principal variation (the best line to the end of the game)");
   cmd->add_option("-r,--rulebook", o->rulebook,
@@ -73,69 +80,141 @@ void register_probe(CLI::App& app, int& rc) {
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->add_option("fen", o->fen, "The position (PDN FEN), e.g. W:WKa1,Kc3:BKh8")->required();
   cmd->callback([o, &rc] {
-    const Rules* rules = lookup_variant("probe", o->variant);
-    if (!rules) {
-      rc = 2;
-      return;
+    Report report("probe", o->json);
+    report.set("folder", o->tables);
+    const Rules* rules = nullptr;
+    if (!o->variant.empty()) {
+      if (!(rules = lookup_variant(report, o->variant, rc))) return;
+    } else {
+      // The variant the folder's headers name and the FEN can be read in.
+      auto scan = scan_table_folder(o->tables);
+      if (!scan) {
+        rc = report.fail(1, "cannot open tables: " + scan.message());
+        return;
+      }
+      auto chosen = choose_variant("", *scan, [&](const Rules& r) { return parse_fen(r, o->fen).ok(); },
+                                   "the FEN '" + o->fen + "'");
+      if (!chosen) {
+        rc = report.fail(2, chosen.message());
+        return;
+      }
+      rules = *chosen;
     }
+    const std::filesystem::path root = tables_root(o->tables, *rules);
+    report.set("variant", std::string(rules->name));
+    report.set("folder", root.string());
     auto parsed = parse_fen(*rules, o->fen);
-    if (!parsed) {  // the message quotes the FEN (shortened, control characters escaped)
-      std::cerr << "damka probe: bad FEN: " << parsed.message() << "\n";
-      rc = 2;
+    if (!parsed) {
+      // The message quotes the FEN (shortened, control characters escaped).
+      rc = report.fail(2, "bad FEN: " + parsed.message());
       return;
     }
     const Position p = *parsed;
     if (!p.is_valid() || p.pieces(opposite(p.side_to_move)) == 0) {
-      std::cerr << "damka probe: invalid position " << quote_for_message(o->fen) << ": "
-                << (p.is_valid() ? "the side not to move has no pieces (the game is over)"
-                                 : "a man stands on its own promotion row")
-                << "\n";
-      rc = 2;
+      rc = report.fail(2, "invalid position " + quote_for_message(o->fen) + ": " +
+                              (p.is_valid() ? "the side not to move has no pieces (the game is over)"
+                                            : "a man stands on its own promotion row"));
       return;
     }
     TablebaseOptions topt;
     topt.cache_bytes = std::size_t{16} << 20;
     // Each problem once (an I/O failure may repeat on every probe that needs the file).
     auto seen = std::make_shared<std::set<std::string>>();
-    topt.on_error = [seen](const std::string& message) {
-      if (seen->insert(message).second) std::cerr << "damka probe: error: " << message << "\n";
+    topt.on_error = [report, seen](const std::string& message) {
+      if (seen->insert(message).second) report.warn("error: " + message);
     };
-    auto opened = Tablebase::open(*rules, o->tables, topt);
+    auto opened = Tablebase::open(*rules, root, topt);
     if (!opened) {
-      std::cerr << "damka probe: cannot open tables: " << opened.message()
-                << " (build them with `damka generate -v " << rules->name << " -o " << o->tables << "`)\n";
-      rc = 1;
+      rc = report.fail(1, "cannot open tables: " + opened.message() + " (build them with `damka generate -v " +
+                              std::string(rules->name) + " -o " + root.string() + "`)");
       return;
     }
     const Tablebase& tb = **opened;
+    report.set("tables_folder", tb.directory().string());
     if (tb.max_pieces() == 0) {
-      std::cerr << "damka probe: no " << rules->name << " tables in " << tb.directory().string()
-                << " (build them with `damka generate -v " << rules->name << " -o " << o->tables << "`)\n";
-      rc = 1;
+      rc = report.fail(1, "no " + std::string(rules->name) + " tables in " + tb.directory().string() +
+                              " (build them with `damka generate -v " + std::string(rules->name) + " -o " +
+                              root.string() + "`)");
       return;
     }
+    const std::string note = shared_folder_note(*rules, root);
 
     std::optional<Expected<StatuteVerdict>> verdict;
-    if (!o->rulebook.empty()) verdict = judge_with_tables(o->rulebook, *rules, p, o->moves, o->tables, exe_dir());
+    if (!o->rulebook.empty()) verdict = judge_with_tables(o->rulebook, *rules, p, o->moves, root, exe_dir());
 
     const Metric metrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
-    const PositionReport report = report_position(tb, p, o->pv);
-    const ProbeResult* values = report.values;
-    const std::vector<MoveValue>& moves = report.moves;
-    const ProbeStatus moves_status = report.moves_status;
-    const std::vector<Move>& pv = report.pv;
-    const ProbeStatus pv_status = report.pv_status;
-    const bool all_known = report.all_known();
+    const PositionReport pos = report_position(tb, p, o->pv);
+    const ProbeResult* values = pos.values;
+    const std::vector<MoveValue>& moves = pos.moves;
+    const ProbeStatus moves_status = pos.moves_status;
+    const std::vector<Move>& pv = pos.pv;
+    const ProbeStatus pv_status = pos.pv_status;
+    const bool all_known = pos.all_known();
     const Material material = material_of(p);
 
     if (o->json) {
-      // The same JSON as `damka serve` answers (serve/include/damka/position_report.hpp).
-      nlohmann::json j = position_json(tb, report);
+      // The same JSON as `damka serve` answers (serve/include/damka/position_report.hpp),
+      // inside the CLI's object (command, variant, folder).
+      Json j = report.object();
+      for (auto& [k, v] : position_json(tb, pos).items()) j[k] = v;
+      if (!note.empty()) j["note"] = note;
       if (verdict) j["statutes"] = statutes_json(o->rulebook, o->moves, *verdict);
+      if (const auto errors = tb.errors(); !errors.empty()) j["errors"] = errors;
+      if (!all_known) {
+        const auto missing = tb.missing_tables(p, Metric::DTW);
+        nlohmann::json arr = nlohmann::json::array();
+        for (const Material& m : missing) arr.push_back(m.name());
+        j["missing_tables"] = arr;
+        j["error"] = "some values are not known (tables missing or refused in " + tb.directory().string() + ")";
+        j["exit_code"] = 1;
+      } else if (verdict && !verdict->ok()) {
+        j["error"] = "statutes: " + verdict->message();
+        j["exit_code"] = 1;
+      }
+      std::cout << j.dump(2) << "\n";
+    } else {
+        j["moves"] = {{"status", std::string(probe_status_name(moves_status))}};
+      }
+      if (o->pv) {
+        if (pv_status == ProbeStatus::Ok) {
+          nlohmann::json arr = nlohmann::json::array();
+          Position q = p;
+          for (const Move& m : pv) {
+            arr.push_back(move_to_string(*rules, q, m));
+            q = apply(q, m);
+          }
+          j["pv"] = arr;
+        } else {
+          j["pv"] = {{"status", std::string(probe_status_name(pv_status))}};
+        }
+      }
+      if (verdict) {
+        if (verdict->ok()) {
+          nlohmann::json v = nlohmann::json::parse(verdict_json(**verdict).dump());
+          v["rulebook"] = o->rulebook;
+          v["moves_played"] = o->moves;
+          j["statutes"] = v;
+        } else {
+          j["statutes"] = {{"rulebook", o->rulebook}, {"error", verdict->message()}};
+        }
+      }
+      if (const auto errors = tb.errors(); !errors.empty()) j["errors"] = errors;
+      if (!all_known) {
+        const auto missing = tb.missing_tables(p, Metric::DTW);
+        nlohmann::json arr = nlohmann::json::array();
+        for (const Material& m : missing) arr.push_back(m.name());
+        j["missing_tables"] = arr;
+        j["error"] = "some values are not known (tables missing or refused in " + tb.directory().string() + ")";
+        j["exit_code"] = 1;
+      } else if (verdict && !verdict->ok()) {
+        j["error"] = "statutes: " + verdict->message();
+        j["exit_code"] = 1;
+      }
       std::cout << j.dump(2) << "\n";
     } else {
       std::printf("%s, %s to move\n", std::string(rules->display_name).c_str(),
                   p.side_to_move == Color::White ? "White" : "Black");
+      if (!note.empty()) std::printf("%s\n", note.c_str());
       std::printf("%s\n", board_diagram(*rules, p).c_str());
       std::printf("FEN       %s\n", to_fen(*rules, p).c_str());
       std::printf("Material  %s\n", material.name().c_str());
@@ -172,7 +251,7 @@ void register_probe(CLI::App& app, int& rc) {
         std::printf("\nStatutes (%s, %d moves played): %s\n", o->rulebook.c_str(), o->moves,
                     (*verdict)->summary.c_str());
       else
-        std::cerr << "damka probe: statutes: " << verdict->message() << "\n";
+        report.warn("statutes: " + verdict->message());
     }
     if (verdict && !verdict->ok()) {
       rc = 1;
@@ -180,12 +259,11 @@ void register_probe(CLI::App& app, int& rc) {
     }
     if (!all_known) {
       const ProbeStatus all[5] = {values[0].status, values[1].status, values[2].status, moves_status, pv_status};
-      const auto any = [&](ProbeStatus s) { return std::find(std::begin(all), std::end(all), s) != std::end(all); };
+      const auto any = [&](ProbeStatus st) { return std::find(std::begin(all), std::end(all), st) != std::end(all); };
       std::string why = "tables missing";
       if (any(ProbeStatus::IoError)) why = "I/O error: a table could not be read now (not damaged; try again)";
-      else if (any(ProbeStatus::Corrupt)) why = "a table is corrupt";
-      std::cerr << "damka probe: some values are not known (" << why << "; tables in " << tb.directory().string()
-                << ")\n";
+      else if (any(ProbeStatus::Corrupt)) why = "a table is refused as damaged or foreign";
+      report.warn("some values are not known (" + why + "; tables in " + tb.directory().string() + ")");
       rc = 1;
       return;
     }

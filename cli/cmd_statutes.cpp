@@ -2,10 +2,12 @@
 // judged against the tables (the work is in damka_statutes).
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "damka/statutes.hpp"
+#include "damka/table_scan.hpp"
 
 namespace damka::cli {
 
@@ -24,7 +26,8 @@ void register_statutes(CLI::App& app, int& rc) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("-r,--rulebook", o->rulebook, "Rulebook name (data/rulebooks/NAME.json)")->capture_default_str();
   cmd->add_option("--tables", o->tables, "Directory of tables (a subfolder per variant family)")->capture_default_str();
-  cmd->add_option("-v,--variant", o->variant, "Variant whose tables to use (default: the rulebook's first)");
+  cmd->add_option("-v,--variant", o->variant,
+                  "Variant whose tables to use (default: the one of the rulebook's variants with tables in the folder)");
   cmd->add_option("--svg", o->svg, "Write one SVG picture per clause into this directory");
   cmd->add_option("--rulebooks-dir", o->rulebooks_dir, "Read rulebooks from this directory only");
   cmd->add_option("--max-pieces", o->max_pieces, "Consider materials up to this many pieces (tables present or not)")
@@ -32,58 +35,101 @@ void register_statutes(CLI::App& app, int& rc) {
   cmd->add_option("--examples", o->examples, "Positions listed per clause that the clause turns into draws")
       ->capture_default_str()->check(CLI::Range(0, 1000));
   cmd->add_flag("--json", o->json, "Print the report as JSON");
-  cmd->add_flag("--list", o->list, "List the rulebooks found and exit");
+  cmd->add_flag("--list", o->list, "List the rulebooks found (and where) and exit");
+  cmd->footer("Rulebooks are read from --rulebooks-dir, else $DAMKA_RULEBOOKS, else <prefix>/share/damka/rulebooks\n"
+              "of an installed damka, else data/rulebooks of the source tree.");
   cmd->callback([o, &rc] {
+    Report report("statutes", o->json);
     const auto dirs = rulebook_search_path(exe_dir(), o->rulebooks_dir);
     if (o->list) {
+      Json books = Json::array();
       for (const auto& name : known_rulebooks(dirs)) {
         auto b = load_rulebook(name, dirs);
-        std::cout << name << (b ? "  " + b->title : "  (invalid: " + b.message() + ")") << "\n";
+        if (o->json)
+          books.push_back(b ? Json{{"name", name}, {"title", b->title}, {"path", b->path.string()}}
+                            : Json{{"name", name}, {"error", b.message()}});
+        else
+          std::cout << name << (b ? "  " + b->title + "  (" + b->path.string() + ")" : "  (invalid: " + b.message() + ")")
+                    << "\n";
+      }
+      if (o->json) {
+        Json j = report.object();
+        Json searched = Json::array();
+        for (const auto& d : dirs) searched.push_back(d.string());
+        j["searched"] = searched;
+        j["rulebooks"] = books;
+        std::cout << j.dump(2) << "\n";
       }
       rc = 0;
       return;
     }
+    report.set("rulebook", o->rulebook);
+    report.set("folder", o->tables);
     auto book = load_rulebook(o->rulebook, dirs);
     if (!book) {
-      std::cerr << "damka statutes: " << book.message() << "\n";
-      rc = 2;
+      rc = report.fail(2, book.message());
       return;
     }
-    const Rules* rules = lookup_variant("statutes", o->variant.empty() ? book->variants.front() : o->variant);
-    if (!rules) {
-      rc = 2;
-      return;
+    const Rules* rules = nullptr;
+    if (!o->variant.empty()) {
+      if (!(rules = lookup_variant(report, o->variant, rc))) return;
+    } else {
+      // The rulebook's variant with tables in the folder; with none there, the book's first.
+      auto scan = scan_table_folder(o->tables);
+      if (scan && !scan->variants().empty()) {
+        auto chosen = choose_variant("", *scan, [&](const Rules& r) { return book->governs(r); },
+                                     "rulebook " + book->name);
+        if (!chosen) {
+          rc = report.fail(2, chosen.message());
+          return;
+        }
+        rules = *chosen;
+      } else {
+        rules = &rules_of(*parse_variant(book->variants.front()));
+      }
     }
+    report.set("variant", std::string(rules->name));
     if (!book->governs(*rules)) {
-      std::cerr << "damka statutes: rulebook " << book->name << " is not for " << rules->name << "\n";
-      rc = 2;
+      rc = report.fail(2, "rulebook " + book->name + " is not for " + std::string(rules->name));
       return;
     }
-    TableDirValues values(*rules, o->tables);
+    const std::filesystem::path root = tables_root(o->tables, *rules);
+    report.set("folder", root.string());
+    if (const std::string note = shared_folder_note(*rules, root); !note.empty() && !o->json)
+      std::cout << note << "\n";
+    TableDirValues values(*rules, root);
     ReportOptions opt;
     opt.max_pieces = o->max_pieces;
     opt.examples = o->examples;
-    auto report = analyse(*book, *rules, values, opt);
-    if (!report) {
-      std::cerr << "damka statutes: " << report.message() << "\n";
-      rc = 1;
+    auto analysis = analyse(*book, *rules, values, opt);
+    if (!analysis) {
+      rc = report.fail(1, analysis.message());
       return;
     }
-    if (report->largest_table == 0)
-      std::cerr << "damka statutes: warning: no table of any covered material (" << values.describe()
-                << "); build them with: damka generate -v " << rules->name << " -n 4 -o " << o->tables << "\n";
-    if (o->json)
-      std::cout << report_json(*report, *rules).dump(2) << "\n";
-    else
-      std::cout << report_text(*report, *rules);
+    if (analysis->largest_table == 0)
+      report.warn("warning: no table of any covered material (" + values.describe() +
+                  "); build them with: damka generate -v " + std::string(rules->name) + " -n 4 -o " + root.string());
+    std::optional<Expected<std::vector<std::filesystem::path>>> files;
     if (!o->svg.empty()) {
-      auto files = write_svgs(*report, *rules, o->svg);
-      if (!files) {
-        std::cerr << "damka statutes: " << files.message() << "\n";
-        rc = 1;
+      files = write_svgs(*analysis, *rules, o->svg);
+      if (!*files) {
+        rc = report.fail(1, files->message());
         return;
       }
-      if (!o->json) std::cout << "\n" << files->size() << " SVG files written to " << o->svg << "\n";
+    }
+    if (o->json) {
+      Json j = report.object();
+      const Json body = report_json(*analysis, *rules);
+      for (auto it = body.begin(); it != body.end(); ++it) j[it.key()] = it.value();
+      if (files) {
+        Json svgs = Json::array();
+        for (const auto& f : **files) svgs.push_back(f.string());
+        j["svg_files"] = svgs;
+      }
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::cout << report_text(*analysis, *rules);
+      if (files) std::cout << "\n" << (*files)->size() << " SVG files written to " << o->svg << "\n";
     }
     rc = 0;
   });

@@ -1,7 +1,7 @@
-// damka verify: re-check every stored value by a one-ply search.
+// damka verify: re-check every stored value by a one-ply search, for every
+// variant whose tables the folder holds (or the one named with -v).
 #include <cstdio>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -13,78 +13,151 @@ namespace damka::cli {
 
 void register_verify(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("verify", "Re-check every stored value of every table in DIR by a one-ply search");
+  cmd->footer(
+      "DIR is the folder given to `damka generate -o` (holding russian/, english/, ...) or one of its variant\n"
+      "subfolders.  Without -v every variant found in the tables' headers is verified.  Every bad file is\n"
+      "listed (unreadable, damaged, or built for other rules).  Exit: 0 all good, 3 mismatches, 1 bad files.");
   struct Opts {
-    std::string variant = "russian";
+    std::string variant;
     std::string dir = "data/tables";
     int threads = 0;
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("dir", o->dir, "Directory of tables (as given to damka generate --out)")->capture_default_str();
-  cmd->add_option("-v,--variant", o->variant, "Variant: " + variant_names())->capture_default_str();
+  cmd->add_option("-v,--variant", o->variant, "Only this variant (default: every variant found): " + variant_names());
   cmd->add_option("-t,--threads", o->threads, "Threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 256));
   cmd->add_flag("--json", o->json, "Print the report as JSON on stdout");
   cmd->callback([o, &rc] {
-    const Rules* rules = lookup_variant("verify", o->variant);
-    if (!rules) {
-      rc = 2;
+    Report report("verify", o->json);
+    report.set("folder", o->dir);
+    auto scan = scan_table_folder(o->dir);
+    if (!scan) {
+      rc = report.fail(1, scan.message());
+      return;
+    }
+    report.set("folder", scan->root.string());
+    // The rules to verify: -v, or one per family folder (its headers' first variant).
+    std::vector<const Rules*> todo;
+    if (!o->variant.empty()) {
+      const Rules* r = lookup_variant(report, o->variant, rc);
+      if (!r) return;
+      if (!scan->family_of(*r)) {
+        report.set("variant", std::string(r->name));
+        rc = report.fail(1, "no " + std::string(r->name) + " tables in " + scan->root.string() + " (found: " +
+                                scan->describe() + "; build them with `damka generate -v " + std::string(r->name) +
+                                " -o " + scan->root.string() + "`)");
+        return;
+      }
+      todo.push_back(r);
+    } else {
+      for (const auto& f : scan->families)
+        todo.push_back(&rules_of(f.variants.empty() ? *parse_variant(f.family) : f.variants.front()));
+    }
+    if (todo.empty()) {
+      rc = report.fail(1, "no tables in " + scan->root.string() + " (build them with `damka generate -v VARIANT -o " +
+                              scan->root.string() + "`)");
       return;
     }
     const int threads = resolve_threads(o->threads);
-    ProgressBar bar;
-    nlohmann::json tables = nlohmann::json::array(), mismatches = nlohmann::json::array();
-    VerifyCallbacks cb;
-    cb.progress = [&](const Material& m, std::uint64_t done, std::uint64_t total) {
-      bar.update("[verify " + m.name() + "]", double(done), double(total));
-    };
-    cb.mismatch = [&](const VerifyMismatch& x) {
+    Json bad_files = Json::array(), variants = Json::array(), strays = Json::array();
+    std::uint64_t total_bad = 0, total_positions = 0;
+    bool any_bad = false;
+    // Files refused by their headers: other rules, unreadable.
+    for (const Rules* r : todo)
+      for (const std::string& problem : scan->family_of(*r)->problems) {
+        bad_files.push_back(problem);
+        if (!o->json) std::printf("BAD FILE %s\n", problem.c_str());
+      }
+    for (const Rules* r : todo) {
+      const TableFamilyFolder& fam = *scan->family_of(*r);
+      if (!o->json) {
+        std::printf("%s%s tables in %s (%s)\n", r != todo.front() ? "\n" : "", std::string(r->display_name).c_str(),
+                    fam.folder.string().c_str(), fam.variants.empty() ? "no readable header" : ("built as " + variant_list(fam.variants)).c_str());
+        if (const std::string note = shared_folder_note(*r, scan->root); !note.empty()) std::printf("%s\n", note.c_str());
+      }
+      ProgressBar bar;
+      Json tables = Json::array(), mismatches = Json::array();
+      VerifyCallbacks cb;
+      cb.progress = [&](const Material& m, std::uint64_t done, std::uint64_t total) {
+        bar.update("[verify " + std::string(r->name) + " " + m.name() + "]", double(done), double(total));
+      };
+      cb.mismatch = [&](const VerifyMismatch& x) {
+        bar.finish();
+        if (o->json)
+          mismatches.push_back({{"material", x.material.name()}, {"metric", x.metric}, {"fen", x.fen},
+                                {"stored", x.stored}, {"expected", x.expected}});
+        else
+          std::printf("MISMATCH %s %s %s: stored %s, one-ply search gives %s\n", x.material.name().c_str(),
+                      x.metric.c_str(), x.fen.c_str(), x.stored.c_str(), x.expected.c_str());
+      };
+      cb.table_done = [&](const VerifyReport& t) {
+        bar.finish();
+        if (!t.error.empty()) {
+          if (!t.error_in_dependency &&
+              std::find(bad_files.begin(), bad_files.end(), Json(t.error)) == bad_files.end())
+            bad_files.push_back(t.error);
+          any_bad = true;
+          if (o->json)
+            tables.push_back({{"material", t.material.name()}, {"error", t.error}});
+          else
+            std::printf("%-10s NOT VERIFIED: %s\n", t.material.name().c_str(), t.error.c_str());
+        } else if (o->json) {
+          tables.push_back({{"material", t.material.name()}, {"positions", t.positions},
+                            {"mismatches", t.mismatches}, {"seconds", t.seconds}});
+        } else {
+          std::printf("%-10s %12llu positions  %s  %.2f s\n", t.material.name().c_str(),
+                      static_cast<unsigned long long>(t.positions),
+                      t.mismatches ? (std::to_string(t.mismatches) + " MISMATCHES").c_str() : "ok", t.seconds);
+        }
+        std::fflush(stdout);
+      };
+      auto result = verify_tables(*r, scan->root, threads, cb);
       bar.finish();
+      // Temporary files a killed `damka generate` left: named, not fatal.
+      for (const auto& p : temp_table_files(table_dir(scan->root, *r))) {
+        std::cerr << "damka verify: stray temporary file " << p.string()
+                  << " (left by a killed run; the next `damka generate` into this folder removes it)\n";
+        strays.push_back(p.string());
+      }
+      if (!result) {
+        bad_files.push_back(result.message());
+        if (!o->json) std::printf("BAD FOLDER %s\n", result.message().c_str());
+        continue;
+      }
+      std::uint64_t bad = 0, positions = 0, verified = 0;
+      for (const VerifyReport& t : *result) {
+        if (!t.error.empty()) continue;
+        ++verified;
+        bad += t.mismatches;
+        positions += t.positions;
+      }
+      total_bad += bad;
+      total_positions += positions;
       if (o->json)
-        mismatches.push_back({{"material", x.material.name()}, {"metric", x.metric}, {"fen", x.fen},
-                              {"stored", x.stored}, {"expected", x.expected}});
+        variants.push_back({{"variant", std::string(r->name)}, {"tables_folder", fam.folder.string()},
+                            {"built_as", variant_list(fam.variants)}, {"tables", tables}, {"mismatches", mismatches},
+                            {"positions", positions}, {"mismatch_count", bad}});
       else
-        std::printf("MISMATCH %s %s %s: stored %s, one-ply search gives %s\n", x.material.name().c_str(),
-                    x.metric.c_str(), x.fen.c_str(), x.stored.c_str(), x.expected.c_str());
-    };
-    cb.table_done = [&](const VerifyReport& r) {
-      bar.finish();
-      if (o->json)
-        tables.push_back({{"material", r.material.name()}, {"positions", r.positions},
-                          {"mismatches", r.mismatches}, {"seconds", r.seconds}});
-      else
-        std::printf("%-10s %12llu positions  %s  %.2f s\n", r.material.name().c_str(),
-                    static_cast<unsigned long long>(r.positions),
-                    r.mismatches ? (std::to_string(r.mismatches) + " MISMATCHES").c_str() : "ok", r.seconds);
-      std::fflush(stdout);
-    };
-    auto result = verify_tables(*rules, o->dir, threads, cb);
-    bar.finish();
-    // Temporary files a killed `damka generate` left: named, not fatal.
-    nlohmann::json strays = nlohmann::json::array();
-    for (const auto& p : temp_table_files(table_dir(o->dir, *rules))) {
-      std::cerr << "damka verify: stray temporary file " << p.string()
-                << " (left by a killed run; the next `damka generate` into this folder removes it)\n";
-      strays.push_back(p.string());
+        std::printf("%s: %llu tables verified, %llu positions, %llu mismatches\n", std::string(r->name).c_str(),
+                    static_cast<unsigned long long>(verified), static_cast<unsigned long long>(positions),
+                    static_cast<unsigned long long>(bad));
     }
-    if (!result) {
-      std::cerr << "damka verify: " << result.message() << "\n";
-      rc = 1;
-      return;
+    rc = (any_bad || !bad_files.empty()) ? 1 : total_bad ? 3 : 0;
+    if (o->json) {
+      Json j = report.object();
+      j["variant"] = todo.size() == 1 ? Json(std::string(todo.front()->name)) : Json(nullptr);
+      j["variants"] = variants;
+      j["bad_files"] = bad_files;
+      j["stray_files"] = strays;
+      j["positions"] = total_positions;
+      j["mismatch_count"] = total_bad;
+      j["exit_code"] = rc;
+      std::cout << j.dump(2) << "\n";
+    } else if (!bad_files.empty()) {
+      std::printf("\n%zu bad files:\n", bad_files.size());
+      for (const auto& b : bad_files) std::printf("  %s\n", b.get<std::string>().c_str());
     }
-    std::uint64_t bad = 0, positions = 0;
-    for (const VerifyReport& r : *result) {
-      bad += r.mismatches;
-      positions += r.positions;
-    }
-    if (o->json)
-      std::cout << nlohmann::json{{"tables", tables}, {"mismatches", mismatches}, {"positions", positions},
-                                  {"mismatch_count", bad}, {"stray_files", strays}}
-                       .dump(2)
-                << "\n";
-    else
-      std::printf("%zu tables, %llu positions, %llu mismatches\n", result->size(),
-                  static_cast<unsigned long long>(positions), static_cast<unsigned long long>(bad));
-    rc = bad ? 3 : 0;
   });
 }
 

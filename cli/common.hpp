@@ -1,26 +1,64 @@
-// Small helpers shared by the subcommands.
+// Small helpers shared by the subcommands: one way to report errors (text on
+// stderr, or with --json one JSON object on stdout), one way to choose the
+// variant of a tables folder from its headers, one note for shared folders.
 #pragma once
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
+#include "damka/expected.hpp"
 #include "damka/rules.hpp"
+#include "damka/table_scan.hpp"
 
 namespace damka::cli {
 
-// The rules of a named variant, or nullptr after printing an error naming the
-// known variants.
-inline const Rules* lookup_variant(const char* command, const std::string& name) {
-  const auto v = parse_variant(name);
-  if (!v) {
-    std::cerr << "damka " << command << ": unknown variant '" << name << "' (known: " << variant_names() << ")\n";
-    return nullptr;
-  }
-  return &rules_of(*v);
-}
+using Json = nlohmann::ordered_json;
+
+// How a command reports.  Every command's JSON is one object on stdout with
+// "command", and "variant" and "folder" where it has them; an error under
+// --json is {"command", "error", "exit_code", ...context} on stdout.
+class Report {
+ public:
+  Report(std::string command, bool json) : command_(std::move(command)), json_(json) {}
+  bool json() const { return json_; }
+  const std::string& command() const { return command_; }
+  // Context added to the error object (e.g. variant, folder).
+  void set(const std::string& key, Json value) { context_[key] = std::move(value); }
+  // Prints the error and returns `code` (so: rc = report.fail(2, "...")).
+  int fail(int code, const std::string& message) const;
+  // A warning: always on stderr (stdout stays one JSON document).
+  void warn(const std::string& message) const;
+  // A JSON object beginning with "command" and the context.
+  Json object() const;
+
+ private:
+  std::string command_;
+  bool json_;
+  Json context_ = Json::object();
+};
+
+// The rules of a named variant, or nullptr after reporting an error naming
+// the known variants (exit code 2).
+const Rules* lookup_variant(const Report& report, const std::string& name, int& rc);
+
+// The variant for a tables folder: `given` when not empty; else the one
+// variant named by the folder's table headers for which `accepts` holds
+// (the FEN parses, the rulebook governs it, ...), or the only variant there;
+// else an error saying which variants are there.  `what` names the test in messages ("the FEN", ...).
+Expected<const Rules*> choose_variant(const std::string& given, const TableFolderScan& scan,
+                                      const std::function<bool(const Rules&)>& accepts, const std::string& what);
+
+// "" or, for a variant whose tables live in another variant's folder (Filipino
+// in brazilian/), one sentence saying so.
+std::string shared_folder_note(const Rules& rules, const std::filesystem::path& root);
+
+// Names of variants, "russian, english".
+std::string variant_list(const std::vector<Variant>& vs);
 
 // A --threads value: 0 means every core.
 inline int resolve_threads(int requested) {
@@ -33,5 +71,10 @@ inline std::filesystem::path exe_dir() {
   const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::filesystem::path() : p.parent_path();
 }
+
+// Generate's checks and JSON, kept here so generate's own file stays about
+// generating: `-m` must fit in `-n`; the top-level object of its JSON.
+std::string material_outside_pieces(const std::string& material, int pieces, int max_pieces);
+Json generate_json(const Rules& rules, const std::filesystem::path& out, Json tables);
 
 }  // namespace damka::cli

@@ -1,14 +1,33 @@
 // damka: build, check and probe endgame tablebases for draughts.
+#include <cstring>
 #include <iostream>
 #include <string>
 
 #include "commands.hpp"
 #include "damka/notation.hpp"
+#include "common.hpp"
+
+namespace {
+
+// The subcommand named on the command line (for JSON errors), or "damka".
+std::string command_of(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands()) return sub->get_name();
+  return "damka";
+}
+
+bool wants_json(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--json") == 0) return true;
+  return false;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"damka: endgame tablebases for draughts (Russian, Brazilian, Filipino, Mozambique, Thai, English)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "damka 0.1.0");
+  app.footer("Every command takes --json: one JSON object on stdout, errors included (with a non-zero exit).");
   int rc = 0;
   damka::cli::register_perft(app, rc);
   damka::cli::register_info(app, rc);
@@ -17,6 +36,7 @@ int main(int argc, char** argv) {
   damka::cli::register_probe(app, rc);
   damka::cli::register_statutes(app, rc);
   damka::cli::register_serve(app, rc);
+  const bool json = wants_json(argc, argv);
   // An unknown command is named as such (CLI11 alone would say "A
   // subcommand is required").
   if (argc > 1 && argv[1][0] != '-') {
@@ -27,18 +47,21 @@ int main(int argc, char** argv) {
       names += (names.empty() ? "" : ", ") + sub->get_name();
     }
     if (!known) {
-      std::cerr << "damka: unknown command " << damka::quote_for_message(argv[1]) << " (commands: " << names
-                << "; see damka --help)\n";
+      const std::string why = "unknown command " + damka::quote_for_message(argv[1]) + " (commands: " + names +
+                              "; see damka --help)";
+      if (json) return damka::cli::Report("damka", true).fail(2, why);
+      std::cerr << "damka: " << why << "\n";
       return 2;
     }
   }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version are not errors.
+    if (!json || e.get_exit_code() == 0) return app.exit(e);
+    return damka::cli::Report(command_of(app), true).fail(e.get_exit_code(), e.what());
   } catch (const std::exception& e) {
-    std::cerr << "damka: error: " << e.what() << "\n";
-    return 1;
+    return damka::cli::Report(command_of(app), json).fail(1, std::string("error: ") + e.what());
   }
   return rc;
 }

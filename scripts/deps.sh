@@ -2,7 +2,7 @@
 # Installs the Debian packages damka needs, only those that are missing.
 set -euo pipefail
 packages=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev
-          librapidcheck-dev googletest libgtest-dev libbenchmark-dev
+          librapidcheck-dev googletest libgtest-dev libbenchmark-dev python3-dev python3-pybind11 pybind11-dev
           clang libclang-rt-14-dev libomp-dev  # clang: libFuzzer targets (scripts/fuzz.sh)
           libcpp-httplib-dev chromium)  # damka serve; its browser test runs Chromium headless
 # The browser test installs puppeteer-core with npm (tests/serve/package.json);

@@ -2,6 +2,7 @@
 #include <xxhash.h>
 
 #include "damka/slots.hpp"
+#include "damka/table_scan.hpp"
 #include "table_layout.hpp"
 
 namespace damka {
@@ -62,10 +63,9 @@ Status check_table_header(const TableHeader& h) {
   return {};
 }
 
-Status check_table_rules(const TableHeader& h, const Rules& rules) {
+Status check_table_rules(const TableHeader& h, const Rules& rules, const std::filesystem::path& file) {
   if (h.fingerprint == rules.fingerprint()) return {};
-  return Error("table built for other rules (fingerprint " + std::to_string(h.fingerprint) + ", " +
-               std::string(rules.name) + " has " + std::to_string(rules.fingerprint()) + ")");
+  return Error(foreign_table_message(file.empty() ? std::filesystem::path("table") : file, h, rules));
 }
 
 namespace table_layout {

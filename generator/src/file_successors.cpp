@@ -72,7 +72,7 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
   for (const Material& m : materials) {
     auto r = TableReader::open(table_path(dir, rules, m, metric));
     if (!r) return r.error();
-    if (Status s = check_table_rules((*r)->header(), rules); !s.ok()) return s.error();
+    if (Status s = check_table_rules((*r)->header(), rules, (*r)->path()); !s.ok()) return s.error();
     if ((*r)->header().material != m || (*r)->header().metric != metric)
       return Error((*r)->path().string() + ": holds " + (*r)->header().material.name() + " " +
                    std::string(metric_name((*r)->header().metric)));

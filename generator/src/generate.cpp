@@ -148,7 +148,7 @@ Status check_material_files(const Rules& rules, const std::filesystem::path& dir
     auto reader = TableReader::open(path);
     if (!reader) return reader.error();
     const TableHeader& h = (*reader)->header();
-    if (Status s = check_table_rules(h, rules); !s.ok()) return s;
+    if (Status s = check_table_rules(h, rules, path); !s.ok()) return s;
     if (h.material != canonical || h.metric != m || h.slots != table_slots(canonical))
       return Error(path.string() + ": holds " + h.material.name() + " " + std::string(metric_name(h.metric)) +
                    ", expected " + canonical.name() + " " + std::string(metric_name(m)));
@@ -165,7 +165,7 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
   for (Metric m : {Metric::DTW, Metric::DTC}) {
     auto reader = TableReader::open(table_path(dir, rules, canonical, m));
     if (!reader) return reader.error();
-    if (Status s = check_table_rules((*reader)->header(), rules); !s.ok()) return s.error();
+    if (Status s = check_table_rules((*reader)->header(), rules, (*reader)->path()); !s.ok()) return s.error();
     std::vector<std::uint16_t>& codes = m == Metric::DTW ? t.dtw : t.dtc;
     codes.clear();
     codes.reserve((*reader)->header().slots);

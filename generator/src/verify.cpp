@@ -15,6 +15,7 @@
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/table_scan.hpp"
 
 namespace damka {
 namespace {
@@ -53,7 +54,7 @@ std::string describe(std::uint16_t code) {
 }
 
 Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesystem::path& dir) {
-  const auto family = table_dir(dir, rules);
+  const auto family = table_dir(tables_root(dir, rules), rules);
   std::error_code ec;
   if (!std::filesystem::is_directory(family, ec)) {
     if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
@@ -82,32 +83,61 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
                                                   const VerifyCallbacks& cb, int max_listed) {
   auto order = tables_in(rules, dir);
   if (!order) return order.error();
+  const std::filesystem::path root = tables_root(dir, rules);
   std::map<Material, std::size_t> last_use;
   for (std::size_t i = 0; i < order->size(); ++i) {
     last_use[(*order)[i]] = std::max(last_use[(*order)[i]], i);
     for (const Material& s : successors((*order)[i])) last_use[s] = std::max(last_use[s], i);
   }
-  Loaded loaded(rules, dir);
+  Loaded loaded(rules, root);
   std::vector<VerifyReport> reports;
   for (std::size_t ti = 0; ti < order->size(); ++ti) {
     const Material m = (*order)[ti];
     const auto t0 = std::chrono::steady_clock::now();
+    // A table that cannot be verified is reported, and the others go on.
+    auto failed = [&](const std::string& why, bool dependency = false) {
+      VerifyReport r;
+      r.material = m;
+      r.positions = table_slots(m);
+      r.error = why;
+      r.error_in_dependency = dependency;
+      if (cb.table_done) cb.table_done(r);
+      reports.push_back(r);
+      for (const auto& [mat, last] : last_use)
+        if (last == ti) loaded.drop(mat);
+    };
     // Check the files themselves (header, rules, whole-file checksums).
-    if (Status s = check_material_files(rules, dir, m, true); !s.ok()) return s.error();
+    if (Status s = check_material_files(rules, root, m, true); !s.ok()) {
+      failed(s.message());
+      continue;
+    }
     auto self = loaded.get(m);
-    if (!self) return self.error();
+    if (!self) {
+      failed(self.message());
+      continue;
+    }
+    std::string missing;
     for (const Material& s : successors(m)) {
       auto t = loaded.get(s);
-      if (!t) return Error("verifying " + m.name() + " needs " + s.name() + ": " + t.message());
+      if (!t && missing.empty()) missing = "needs " + s.name() + ": " + t.message();
+    }
+    if (!missing.empty()) {
+      failed(missing, true);
+      continue;
     }
     std::vector<std::uint16_t> wdl;
     {
-      auto reader = TableReader::open(table_path(dir, rules, m, Metric::WDL));
-      if (!reader) return reader.error();
+      std::string bad_wdl;
+      auto reader = TableReader::open(table_path(root, rules, m, Metric::WDL));
+      if (!reader) bad_wdl = reader.message();
       std::vector<std::uint16_t> block;
-      for (std::uint64_t b = 0; b < (*reader)->num_blocks(); ++b) {
-        if (Status s = (*reader)->read_block(b, block); !s.ok()) return s.error();
+      for (std::uint64_t b = 0; reader && bad_wdl.empty() && b < (*reader)->num_blocks(); ++b) {
+        if (Status s = (*reader)->read_block(b, block); !s.ok()) bad_wdl = s.message();
         wdl.insert(wdl.end(), block.begin(), block.end());
+      }
+      if (!bad_wdl.empty()) {
+        failed(bad_wdl);
+        continue;
       }
     }
     const SolvedTable& t = **self;

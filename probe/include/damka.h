@@ -91,7 +91,7 @@ typedef struct damka_move_value {
 /* Opens the tables of `variant` ("russian", "brazilian", "filipino",
  * "mozambique", "thai", "english"; case-insensitive) under `dir` (the
  * directory given to `damka generate -o`, holding one folder per variant
- * family), with a cache of at most `cache_bytes` of decompressed blocks.
+ * family, or that family folder itself), with a cache of at most `cache_bytes` of decompressed blocks.
  * Files are opened on first use.  On success *out is the handle. */
 damka_status damka_open(const char* variant, const char* dir, size_t cache_bytes, damka_tablebase** out);
 /* Frees the handle (NULL is allowed). */

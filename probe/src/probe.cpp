@@ -17,6 +17,7 @@
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/table_scan.hpp"
 
 namespace damka {
 
@@ -97,7 +98,7 @@ struct Tablebase::Impl {
   Impl(const Rules& r, std::filesystem::path root_dir, TablebaseOptions opt)
       : rules(r),
         root(std::move(root_dir)),
-        family_dir(table_dir(root, r)),
+        family_dir(table_dir(tables_root(root, r), r)),
         options(std::move(opt)),
         tables(std::make_unique<std::atomic<MaterialTables*>[]>(static_cast<std::size_t>(kNumbering.total))),
         cache(options.cache_bytes) {}
@@ -171,7 +172,7 @@ struct Tablebase::Impl {
       }
     }
     const TableHeader& h = (*reader)->header();
-    if (Status s = check_table_rules(h, rules); !s.ok()) return fail(path.string() + ": " + s.message());
+    if (Status s = check_table_rules(h, rules, path); !s.ok()) return fail(s.message());
     if (h.material != t.material || h.metric != metric || h.slots != table_slots(t.index) || h.block_size == 0)
       return fail(path.string() + ": holds " + h.material.name() + " " + std::string(metric_name(h.metric)) +
                   " with " + std::to_string(h.slots) + " positions, expected " + t.material.name() + " " +

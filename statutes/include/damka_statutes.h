@@ -10,8 +10,9 @@
  *   if (damka_judge_statute_fen(tb, "russian-federation", "W:WKa1,Kc3,Ke5:BKh8", 10, &v) == DAMKA_OK)
  *     printf("%s\n", v.summary);
  *
- * Rulebooks are data files (data/rulebooks/NAME.json) found in ./data/rulebooks,
- * then in the source tree damka was built from.
+ * Rulebooks are data files (NAME.json) found in $DAMKA_RULEBOOKS when set,
+ * else in <prefix>/share/damka/rulebooks above the library or executable
+ * (an installed damka), then data/rulebooks of a source tree.
  */
 #ifndef DAMKA_STATUTES_H
 #define DAMKA_STATUTES_H

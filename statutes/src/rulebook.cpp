@@ -1,5 +1,8 @@
 // Rulebooks: parsing, validation and lookup of data/rulebooks/<name>.json.
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -8,6 +11,12 @@
 
 #ifndef DAMKA_SOURCE_RULEBOOKS_DIR
 #define DAMKA_SOURCE_RULEBOOKS_DIR ""
+#endif
+#ifndef DAMKA_PREFIX_RULEBOOKS_DIR
+#define DAMKA_PREFIX_RULEBOOKS_DIR ""
+#endif
+#ifndef DAMKA_INSTALLED_RULEBOOKS_DIR
+#define DAMKA_INSTALLED_RULEBOOKS_DIR "share/damka/rulebooks"
 #endif
 
 namespace damka {
@@ -324,9 +333,31 @@ Expected<Rulebook> parse_rulebook(std::string_view json_text, std::string_view o
   }
 }
 
+namespace {
+
+// The directory of the file this code was loaded from: libdamka.so, the
+// Python module, or the executable it is linked into.
+std::filesystem::path code_dir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&code_dir), &info) == 0 || info.dli_fname == nullptr) return {};
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::canonical(info.dli_fname, ec);
+  return ec ? std::filesystem::path() : p.parent_path();
+}
+
+std::filesystem::path running_exe_dir() {
+  std::error_code ec;
+  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : p.parent_path();
+}
+
+}  // namespace
+
 std::vector<std::filesystem::path> rulebook_search_path(const std::filesystem::path& exe_dir,
                                                         const std::filesystem::path& override_dir) {
   if (!override_dir.empty()) return {override_dir};
+  if (const char* env = std::getenv("DAMKA_RULEBOOKS"); env != nullptr && *env != '\0')
+    return {std::filesystem::path(env)};
   std::vector<std::filesystem::path> dirs;
   auto add = [&](const std::filesystem::path& p) {
     if (p.empty()) return;
@@ -335,15 +366,20 @@ std::vector<std::filesystem::path> rulebook_search_path(const std::filesystem::p
     const std::filesystem::path& q = ec ? p : c;
     if (std::find(dirs.begin(), dirs.end(), q) == dirs.end()) dirs.push_back(q);
   };
-  add(std::filesystem::path("data") / "rulebooks");
-  if (!exe_dir.empty()) {
-    std::filesystem::path d = exe_dir;
-    for (int up = 0; up <= 3; ++up) {
-      add(d / "data" / "rulebooks");
+  // Installed (<prefix>/share/damka/rulebooks) or source-tree (data/rulebooks)
+  // layouts, upward from where the running code lives.
+  for (const std::filesystem::path& start : {exe_dir, code_dir(), running_exe_dir()}) {
+    if (start.empty()) continue;
+    std::filesystem::path d = start;
+    for (int up = 0; up <= 4; ++up) {
+      add(d / DAMKA_INSTALLED_RULEBOOKS_DIR);
+      if (up <= 3) add(d / "data" / "rulebooks");
       if (!d.has_parent_path() || d.parent_path() == d) break;
       d = d.parent_path();
     }
   }
+  add(std::filesystem::path("data") / "rulebooks");
+  add(std::filesystem::path(DAMKA_PREFIX_RULEBOOKS_DIR));
   add(std::filesystem::path(DAMKA_SOURCE_RULEBOOKS_DIR));
   return dirs;
 }

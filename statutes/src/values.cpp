@@ -11,6 +11,7 @@
 #include "damka/slots.hpp"
 #include "damka/statutes.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/table_scan.hpp"
 
 namespace damka {
 namespace {
@@ -73,7 +74,7 @@ Expected<const SolvedTable*> SolverValues::table(const Material& canonical) cons
 }
 
 TableDirValues::TableDirValues(const Rules& rules, std::filesystem::path dir)
-    : ValueSource(rules), dir_(std::move(dir)) {}
+    : ValueSource(rules), dir_(tables_root(dir, rules)) {}
 
 bool TableDirValues::has_table(const Material& canonical) const {
   if (loaded_.count(canonical)) return true;

@@ -174,3 +174,24 @@ TEST(Index, MenConfigsMatchBruteForce) {
 
 }  // namespace
 }  // namespace damka
+
+// pext/pdep (as this build and CPU choose them) and the portable loops against
+// a square-by-square reference.
+TEST(IndexDetail, PextPdepMatchAReference) {
+  std::uint64_t s = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 200000; ++i) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    const std::uint32_t x = static_cast<std::uint32_t>(s), mask = static_cast<std::uint32_t>(s >> 32) & (i & 1 ? ~0u : 0x0F0F33F0u);
+    std::uint32_t ext = 0, dep = 0;
+    for (int b = 0, k = 0; b < 32; ++b) {
+      if (!(mask >> b & 1)) continue;
+      if (x >> b & 1) ext |= 1u << k;
+      if (x >> k & 1) dep |= 1u << b;
+      ++k;
+    }
+    ASSERT_EQ(damka::index_detail::pext(x, mask), ext) << x << " " << mask;
+    ASSERT_EQ(damka::index_detail::pdep(x, mask), dep) << x << " " << mask;
+    ASSERT_EQ(damka::index_detail::pext_portable(x, mask), ext) << x << " " << mask;
+    ASSERT_EQ(damka::index_detail::pdep_portable(x, mask), dep) << x << " " << mask;
+  }
+}

@@ -43,7 +43,7 @@
 #include <cassert>
 #include <cstdint>
 
-#if defined(__BMI2__) || defined(__AVX512F__)
+#if defined(__BMI2__) || defined(__AVX512F__) || defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
@@ -69,14 +69,45 @@ constexpr std::uint64_t binom(int n, int k) {
   return (n < 0 || k < 0 || k > n) ? 0 : kBinomials.c[n][k];
 }
 
+// A portable build (no -mbmi2) on x86-64 still uses BMI2's pext/pdep when
+// the CPU has them, chosen at run time (a predictable branch and a call);
+// elsewhere, loops over the few pieces in x rather than the mask's squares.
+#if !defined(__BMI2__) && defined(__x86_64__) && defined(__GNUC__)
+#define DAMKA_BMI2_AT_RUN_TIME 1
+[[gnu::target("bmi2")]] inline std::uint32_t pext_bmi2(std::uint32_t x, std::uint32_t mask) {
+  return _pext_u32(x, mask);
+}
+[[gnu::target("bmi2")]] inline std::uint32_t pdep_bmi2(std::uint32_t x, std::uint32_t mask) {
+  return _pdep_u32(x, mask);
+}
+// False until initialised (static initialisers running earlier get the
+// portable loops: same answers).
+inline const bool kCpuHasBmi2 = (__builtin_cpu_init(), __builtin_cpu_supports("bmi2") != 0);
+#endif
+
+inline std::uint32_t pext_portable(std::uint32_t x, std::uint32_t mask) {
+  std::uint32_t r = 0;
+  for (x &= mask; x; x &= x - 1) r |= 1u << std::popcount(mask & ((x & (0u - x)) - 1));
+  return r;
+}
+
+inline std::uint32_t pdep_portable(std::uint32_t x, std::uint32_t mask) {
+  std::uint32_t r = 0;
+  for (int skipped = 0; x; x &= x - 1) {
+    for (const int k = std::countr_zero(x); skipped < k; ++skipped) mask &= mask - 1;  // drop k lowest squares
+    r |= mask & (0u - mask);
+  }
+  return r;
+}
+
 inline std::uint32_t pext(std::uint32_t x, std::uint32_t mask) {
 #if defined(__BMI2__)
   return _pext_u32(x, mask);
 #else
-  std::uint32_t r = 0;
-  for (std::uint32_t bb = 1; mask; mask &= mask - 1, bb <<= 1)
-    if (x & mask & (0u - mask)) r |= bb;
-  return r;
+#if defined(DAMKA_BMI2_AT_RUN_TIME)
+  if (kCpuHasBmi2) return pext_bmi2(x, mask);
+#endif
+  return pext_portable(x, mask);
 #endif
 }
 
@@ -84,10 +115,10 @@ inline std::uint32_t pdep(std::uint32_t x, std::uint32_t mask) {
 #if defined(__BMI2__)
   return _pdep_u32(x, mask);
 #else
-  std::uint32_t r = 0;
-  for (std::uint32_t bb = 1; mask; mask &= mask - 1, bb <<= 1)
-    if (x & bb) r |= mask & (0u - mask);
-  return r;
+#if defined(DAMKA_BMI2_AT_RUN_TIME)
+  if (kCpuHasBmi2) return pdep_bmi2(x, mask);
+#endif
+  return pdep_portable(x, mask);
 #endif
 }
 

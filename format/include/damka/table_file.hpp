@@ -63,8 +63,9 @@ TableHeader default_table_header(const Rules& rules, Material canonical, Metric 
 // (known enums, canonical material, slot count, block size, ...).
 Status check_table_header(const TableHeader& h);
 
-// Whether the table was built for these rules (fingerprint).
-Status check_table_rules(const TableHeader& h, const Rules& rules);
+// Whether the table was built for these rules (fingerprint).  The error names
+// `file`, the header's variant and the one expected (foreign_table_message).
+Status check_table_rules(const TableHeader& h, const Rules& rules, const std::filesystem::path& file = {});
 
 struct WriteOptions {
   int threads = 0;     // blocks compressed in parallel; 0 = OpenMP default

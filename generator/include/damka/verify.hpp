@@ -31,6 +31,8 @@ struct VerifyReport {
   std::uint64_t positions = 0;
   std::uint64_t mismatches = 0;
   double seconds = 0;
+  std::string error;  // not empty: the table could not be verified (a file it needs is missing or bad)
+  bool error_in_dependency = false;  // the bad file is another table's (reported with that table)
 };
 
 struct VerifyCallbacks {
@@ -42,8 +44,10 @@ struct VerifyCallbacks {
 // The canonical materials with table files in dir (for these rules), in build order.
 Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesystem::path& dir);
 
-// Verifies every table found; fails if a table or one it depends on cannot
-// be read.  Mismatches are counted in the reports, not errors.
+// Verifies every table found.  A table whose files, or those of a table it
+// depends on, cannot be read or are for other rules gets a report with
+// `error` set, and the others are still verified.  Mismatches are counted in
+// the reports, not errors.  Fails only when dir holds no folder for the rules.
 Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std::filesystem::path& dir, int threads,
                                                   const VerifyCallbacks& cb, int max_listed = 10);
 

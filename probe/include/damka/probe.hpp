@@ -120,10 +120,10 @@ enum class TableState : std::uint8_t {
 class Tablebase {
  public:
   // Tables of `rules`' family under `dir` (the directory given to
-  // `damka generate -o`).  Fails only when `dir` is not a directory (or
-  // cannot be read: an Io error); a family without tables opens and answers
-  // Unknown (see max_pieces()).  Cost: one directory listing and the header
-  // checks of the largest table file(s) found.
+  // `damka generate -o`, or its family subfolder: tables_root()).  Fails only
+  // when `dir` is not a directory (or cannot be read: an Io error); a family
+  // without tables opens and answers Unknown (see max_pieces()).  Cost: one
+  // directory listing and the header checks of the largest table file(s) found.
   static Expected<std::unique_ptr<Tablebase>> open(const Rules& rules, const std::filesystem::path& dir,
                                                    TablebaseOptions options = {});
   ~Tablebase();

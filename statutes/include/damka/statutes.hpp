@@ -139,9 +139,13 @@ struct Rulebook {
 // Parses and validates a rulebook; `origin` names it in error messages.
 Expected<Rulebook> parse_rulebook(std::string_view json_text, std::string_view origin);
 // Directories searched for rulebooks, in order: `override_dir` if not empty
-// (alone); otherwise ./data/rulebooks, then data/rulebooks beside or above the
-// executable's directory `exe_dir` (up to three levels), then the source
-// tree's data/rulebooks (compiled in).
+// (alone); else $DAMKA_RULEBOOKS if set (alone); else, upward from `exe_dir`,
+// from the file holding this library (libdamka.so, the Python module or the
+// executable; dladdr) and from the running executable: share/damka/rulebooks
+// (an installed prefix, up to four levels) and data/rulebooks (a source tree,
+// up to three levels); then ./data/rulebooks, then the configured install
+// prefix's share/damka/rulebooks and the source tree's data/rulebooks
+// (both compiled in).  Cost: a few stat calls; thread-safe.
 std::vector<std::filesystem::path> rulebook_search_path(const std::filesystem::path& exe_dir = {},
                                                         const std::filesystem::path& override_dir = {});
 // Names of the rulebooks found (sorted, no duplicates).

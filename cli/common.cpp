@@ -1,0 +1,89 @@
+// Shared helpers of the subcommands (common.hpp).
+#include "common.hpp"
+
+#include "damka/table_paths.hpp"
+
+namespace damka::cli {
+
+int Report::fail(int code, const std::string& message) const {
+  if (json_) {
+    Json j = object();
+    j["error"] = message;
+    j["exit_code"] = code;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cerr << "damka " << command_ << ": " << message << "\n";
+  }
+  return code;
+}
+
+void Report::warn(const std::string& message) const { std::cerr << "damka " << command_ << ": " << message << "\n"; }
+
+Json Report::object() const {
+  Json j = {{"command", command_}};
+  for (auto it = context_.begin(); it != context_.end(); ++it) j[it.key()] = it.value();
+  return j;
+}
+
+const Rules* lookup_variant(const Report& report, const std::string& name, int& rc) {
+  const auto v = parse_variant(name);
+  if (!v) {
+    rc = report.fail(2, "unknown variant '" + name + "' (known: " + variant_names() + ")");
+    return nullptr;
+  }
+  return &rules_of(*v);
+}
+
+std::string variant_list(const std::vector<Variant>& vs) {
+  std::string s;
+  for (Variant v : vs) s += (s.empty() ? "" : ", ") + std::string(rules_of(v).name);
+  return s;
+}
+
+Expected<const Rules*> choose_variant(const std::string& given, const TableFolderScan& scan,
+                                      const std::function<bool(const Rules&)>& accepts, const std::string& what) {
+  if (!given.empty()) {
+    const auto v = parse_variant(given);
+    if (!v) return Error("unknown variant '" + given + "' (known: " + variant_names() + ")");
+    return &rules_of(*v);
+  }
+  const auto present = scan.variants();
+  if (present.empty())
+    return Error("no tables in " + scan.root.string() +
+                 " (build them with `damka generate -v VARIANT -o " + scan.root.string() + "`)");
+  std::vector<Variant> fit;
+  for (Variant v : present)
+    if (accepts(rules_of(v))) fit.push_back(v);
+  if (fit.size() == 1) return &rules_of(fit.front());
+  // One variant there: use it, so that the caller says what is wrong for it.
+  if (present.size() == 1) return &rules_of(present.front());
+  if (fit.empty())
+    return Error(what + " fits none of the variants with tables in " + scan.root.string() + " (" +
+                 scan.describe() + "); name one with -v");
+  return Error(what + " fits several variants with tables in " + scan.root.string() + " (" + variant_list(fit) +
+               "); name one with -v");
+}
+
+std::string shared_folder_note(const Rules& rules, const std::filesystem::path& root) {
+  const std::string family = table_family(rules);
+  if (family == rules.name) return "";
+  const Rules& owner = rules_of(*parse_variant(family));
+  return std::string(rules.display_name) + " plays the same game as " + std::string(owner.display_name) +
+         ": its tables are " + std::string(owner.display_name) + "'s, in " + (root / family).string();
+}
+
+std::string material_outside_pieces(const std::string& material, int pieces, int max_pieces) {
+  return "material " + material + " has " + std::to_string(pieces) + " pieces, more than --pieces " +
+         std::to_string(max_pieces) + " (give -n " + std::to_string(pieces) + " or more)";
+}
+
+Json generate_json(const Rules& rules, const std::filesystem::path& out, Json tables) {
+  Json j = {{"command", "generate"}, {"variant", std::string(rules.name)}, {"folder", out.string()},
+            {"tables_folder", table_dir(out, rules).string()}};
+  const std::string note = shared_folder_note(rules, out);
+  if (!note.empty()) j["note"] = note;
+  j["tables"] = std::move(tables);
+  return j;
+}
+
+}  // namespace damka::cli

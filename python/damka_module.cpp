@@ -1,0 +1,288 @@
+// The `damka` Python module (pybind11) over the C++ API: open tables, probe
+// a FEN or bitboards (WDL/DTW/DTC), moves with values, the principal
+// variation, draw-statute verdicts, perft.
+//
+// Errors are Python exceptions carrying the library's message: damka.Error
+// (bad arguments, FENs, folders, rulebooks), with damka.UnknownError (a table
+// the answer needs is missing) and damka.CorruptError (a table was found
+// damaged) as subclasses.  Probing, moves, PV, verdicts and perft release the
+// GIL: a Tablebase may be probed from many Python threads at once.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "damka/movegen.hpp"
+#include "damka/notation.hpp"
+#include "damka/probe.hpp"
+#include "damka/statutes.hpp"
+#include "damka/table_paths.hpp"
+
+namespace py = pybind11;
+using namespace damka;
+
+namespace {
+
+struct DamkaError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct UnknownError : DamkaError {
+  using DamkaError::DamkaError;
+};
+struct CorruptError : DamkaError {
+  using DamkaError::DamkaError;
+};
+
+const Rules& rules_named(const std::string& name) {
+  const auto v = parse_variant(name);
+  if (!v) throw DamkaError("unknown variant '" + name + "' (known: " + variant_names() + ")");
+  return rules_of(*v);
+}
+
+Metric metric_named(const std::string& name) {
+  if (name == "wdl" || name == "WDL") return Metric::WDL;
+  if (name == "dtw" || name == "DTW") return Metric::DTW;
+  if (name == "dtc" || name == "DTC") return Metric::DTC;
+  throw DamkaError("unknown metric '" + name + "' (known: wdl, dtw, dtc)");
+}
+
+Color side_named(const py::object& side) {
+  if (py::isinstance<py::str>(side)) {
+    const std::string s = side.cast<std::string>();
+    if (s == "white" || s == "w" || s == "W") return Color::White;
+    if (s == "black" || s == "b" || s == "B") return Color::Black;
+  } else if (py::isinstance<py::int_>(side)) {
+    const int i = side.cast<int>();
+    if (i == 0 || i == 1) return i == 0 ? Color::White : Color::Black;
+  }
+  throw DamkaError("side must be 'white' or 'black' (or 0, 1)");
+}
+
+Position fen_position(const Rules& r, const std::string& fen) {
+  auto p = parse_fen(r, fen);
+  if (!p) throw DamkaError("bad FEN '" + fen + "': " + p.message());
+  return *p;
+}
+
+// A value for the side to move.
+struct PyValue {
+  std::string result;  // "win", "draw", "loss"
+  int plies = 0;       // 0 for WDL and draws
+  std::string metric;
+};
+
+PyValue to_py(Value v, Metric m) {
+  return {v.wdl == Wdl::Win ? "win" : v.wdl == Wdl::Loss ? "loss" : "draw",
+          (m == Metric::WDL || v.wdl == Wdl::Draw) ? 0 : static_cast<int>(v.plies), std::string(metric_name(m))};
+}
+
+struct PyMove {
+  std::string move;
+  int from = 0, to = 0;
+  std::uint32_t taken = 0;
+  bool promotes = false;
+  PyValue dtw;
+  std::optional<PyValue> dtc;  // None when a DTC table the move needs is missing
+};
+
+class PyTablebase {
+ public:
+  PyTablebase(const std::string& variant, const std::filesystem::path& dir, std::size_t cache_mb)
+      : rules_(&rules_named(variant)), dir_(dir) {
+    TablebaseOptions opt;
+    opt.cache_bytes = cache_mb << 20;
+    auto tb = Tablebase::open(*rules_, dir, opt);
+    if (!tb) throw DamkaError("cannot open tables: " + tb.message());
+    tb_ = std::move(*tb);
+  }
+
+  std::string variant() const { return std::string(rules_->name); }
+  std::string folder() const { return tb_->directory().string(); }
+  int max_pieces() const { return tb_->max_pieces(); }
+
+  Position from_fen(const std::string& fen) const { return fen_position(*rules_, fen); }
+  static Position from_bitboards(std::uint32_t wm, std::uint32_t wk, std::uint32_t bm, std::uint32_t bk, Color side) {
+    Position p;
+    p.men[0] = wm;
+    p.kings[0] = wk;
+    p.men[1] = bm;
+    p.kings[1] = bk;
+    p.side_to_move = side;
+    return p;
+  }
+
+  // Throws for every status but Ok, with a message naming the problem.
+  [[noreturn]] void raise(ProbeStatus s, const Position& p, Metric m) const {
+    switch (s) {
+      case ProbeStatus::Unknown: {
+        std::string names;
+        for (const Material& x : tb_->missing_tables(p, m)) names += (names.empty() ? "" : ", ") + x.name();
+        throw UnknownError("unknown: no " + std::string(metric_name(m)) + " table for " +
+                           (names.empty() ? material_of(p).canonical().name() : names) + " in " + folder());
+      }
+      case ProbeStatus::Corrupt: {
+        const auto errors = tb_->errors();
+        throw CorruptError(errors.empty() ? "a table is corrupt" : errors.back());
+      }
+      case ProbeStatus::Invalid:
+        throw DamkaError("invalid position (overlapping pieces, a man on its promotion row, or the side not to "
+                         "move has no pieces)");
+      case ProbeStatus::NotCached: throw DamkaError("not cached");
+      case ProbeStatus::Ok: break;
+    }
+    throw DamkaError("unexpected probe status");
+  }
+
+  PyValue probe(const Position& p, const std::string& metric_text) const {
+    const Metric m = metric_named(metric_text);
+    ProbeResult r;
+    {
+      py::gil_scoped_release release;
+      r = tb_->probe(p, m);
+    }
+    if (!r.ok()) raise(r.status, p, m);
+    return to_py(r.value, m);
+  }
+
+  std::vector<PyMove> moves(const Position& p) const {
+    std::vector<MoveValue> mv;
+    ProbeStatus s;
+    {
+      py::gil_scoped_release release;
+      s = tb_->probe_moves(p, mv);
+    }
+    if (s != ProbeStatus::Ok) raise(s, p, Metric::DTW);
+    std::vector<PyMove> out;
+    for (const MoveValue& x : mv) {
+      PyMove o;
+      o.move = move_to_string(*rules_, p, x.move);
+      o.from = x.move.from;
+      o.to = x.move.to;
+      o.taken = x.move.taken;
+      o.promotes = x.move.promotes;
+      o.dtw = to_py(x.dtw, Metric::DTW);
+      if (x.dtc_known) o.dtc = to_py(x.dtc, Metric::DTC);
+      out.push_back(std::move(o));
+    }
+    return out;
+  }
+
+  std::vector<std::string> pv(const Position& p) const {
+    std::vector<Move> line;
+    ProbeStatus s;
+    {
+      py::gil_scoped_release release;
+      s = tb_->principal_variation(p, line);
+    }
+    if (s != ProbeStatus::Ok) raise(s, p, Metric::DTW);
+    std::vector<std::string> out;
+    Position q = p;
+    for (const Move& m : line) {
+      out.push_back(move_to_string(*rules_, q, m));
+      q = apply(q, m);
+    }
+    return out;
+  }
+
+  py::object judge(const std::string& fen, const std::string& rulebook, int moves_played) const {
+    const Position p = from_fen(fen);
+    std::optional<Expected<StatuteVerdict>> v;
+    {
+      py::gil_scoped_release release;
+      v = judge_with_tables(rulebook, *rules_, p, moves_played, dir_);
+    }
+    if (!*v) throw DamkaError("statutes: " + v->message());
+    auto j = verdict_json(**v);
+    j["rulebook"] = rulebook;
+    j["moves_played"] = moves_played;
+    const std::string text = j.dump();
+    return py::module_::import("json").attr("loads")(text);
+  }
+
+ private:
+  const Rules* rules_;
+  std::filesystem::path dir_;
+  std::unique_ptr<Tablebase> tb_;
+};
+
+std::uint64_t py_perft(const std::string& variant, int depth, const std::string& fen, bool paths) {
+  const Rules& r = rules_named(variant);
+  if (depth < 0 || depth > 30) throw DamkaError("depth must be 0..30");
+  const Position p = fen.empty() ? start_position(r) : fen_position(r, fen);
+  py::gil_scoped_release release;
+  return perft(r, p, depth, paths ? MoveMode::AllPaths : MoveMode::Merged);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(damka, m) {
+  m.doc() = "damka: endgame tablebases for draughts (Russian, Brazilian, Filipino, Mozambique, Thai, English)";
+  auto error = py::register_exception<DamkaError>(m, "Error", PyExc_RuntimeError);
+  py::register_exception<UnknownError>(m, "UnknownError", error.ptr());
+  py::register_exception<CorruptError>(m, "CorruptError", error.ptr());
+
+  py::class_<PyValue>(m, "Value", "A value for the side to move: result 'win'/'draw'/'loss', plies (0 for WDL)")
+      .def_readonly("result", &PyValue::result)
+      .def_readonly("plies", &PyValue::plies)
+      .def_readonly("metric", &PyValue::metric)
+      .def("__eq__", [](const PyValue& a, const PyValue& b) { return a.result == b.result && a.plies == b.plies; })
+      .def("__repr__", [](const PyValue& v) {
+        return "Value(" + v.result + (v.metric == "wdl" || v.result == "draw" ? "" : " in " + std::to_string(v.plies) + " plies") + ")";
+      });
+
+  py::class_<PyMove>(m, "MoveValue", "A legal move and its value for the side that plays it")
+      .def_readonly("move", &PyMove::move)
+      .def_readonly("from_square", &PyMove::from)
+      .def_readonly("to_square", &PyMove::to)
+      .def_readonly("taken", &PyMove::taken)
+      .def_readonly("promotes", &PyMove::promotes)
+      .def_readonly("dtw", &PyMove::dtw)
+      .def_readonly("dtc", &PyMove::dtc)
+      .def("__repr__", [](const PyMove& x) {
+        return "MoveValue(" + x.move + ", dtw " + x.dtw.result +
+               (x.dtw.result == "draw" ? "" : " in " + std::to_string(x.dtw.plies)) + ")";
+      });
+
+  py::class_<PyTablebase>(m, "Tablebase",
+                          "Tables of one variant under a folder (the folder given to `damka generate -o`).\n"
+                          "Thread-safe: probes release the GIL.")
+      .def(py::init<const std::string&, const std::filesystem::path&, std::size_t>(), py::arg("variant"),
+           py::arg("folder"), py::arg("cache_mb") = 64)
+      .def_property_readonly("variant", &PyTablebase::variant)
+      .def_property_readonly("folder", &PyTablebase::folder, "Where the files are read: <folder>/<family>")
+      .def_property_readonly("max_pieces", &PyTablebase::max_pieces)
+      .def("probe", [](const PyTablebase& t, const std::string& fen, const std::string& metric) {
+             return t.probe(t.from_fen(fen), metric);
+           }, py::arg("fen"), py::arg("metric") = "wdl", "The value of a FEN position for its side to move")
+      .def("probe", [](const PyTablebase& t, std::uint32_t wm, std::uint32_t wk, std::uint32_t bm, std::uint32_t bk,
+                       const py::object& side, const std::string& metric) {
+             return t.probe(PyTablebase::from_bitboards(wm, wk, bm, bk, side_named(side)), metric);
+           }, py::arg("white_men"), py::arg("white_kings"), py::arg("black_men"), py::arg("black_kings"),
+           py::arg("side") = "white", py::arg("metric") = "wdl",
+           "The value of a position from bitboards (bit s = square s, a1 = 0 ... h8 = 31)")
+      .def("moves", [](const PyTablebase& t, const std::string& fen) { return t.moves(t.from_fen(fen)); },
+           py::arg("fen"), "Every legal move with its value, best first")
+      .def("pv", [](const PyTablebase& t, const std::string& fen) { return t.pv(t.from_fen(fen)); }, py::arg("fen"),
+           "The principal variation to the end of the game (empty for a draw)")
+      .def("judge", &PyTablebase::judge, py::arg("fen"), py::arg("rulebook") = "russian-federation",
+           py::arg("moves_played") = 0,
+           "The draw statutes' verdict on a position (a dict: wins_in_time, deciding clause, summary, ...)")
+      .def("__repr__", [](const PyTablebase& t) {
+        return "Tablebase(" + t.variant() + ", " + t.folder() + ", up to " + std::to_string(t.max_pieces()) +
+               " pieces)";
+      });
+
+  m.def("perft", &py_perft, py::arg("variant"), py::arg("depth"), py::arg("fen") = "", py::arg("paths") = false,
+        "Leaves of the move tree at `depth` plies (identical capture paths merged unless paths=True)");
+  m.def("variants", [] {
+    std::vector<std::string> v;
+    for (Variant x : all_variants()) v.emplace_back(rules_of(x).name);
+    return v;
+  }, "The variants' names");
+  m.def("table_family", [](const std::string& variant) { return table_family(rules_named(variant)); }, py::arg("variant"),
+        "The subfolder holding a variant's tables (Filipino shares Brazilian's)");
+  m.attr("__version__") = "0.1.0";
+}
