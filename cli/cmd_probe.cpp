@@ -156,48 +156,10 @@ void register_probe(CLI::App& app, int& rc) {
       // The same JSON as `damka serve` answers (serve/include/damka/position_report.hpp),
       // inside the CLI's object (command, variant, folder).
       Json j = report.object();
-      for (auto& [k, v] : position_json(tb, pos).items()) j[k] = v;
+      const Json position = position_json(tb, pos);
+      for (const auto& [k, v] : position.items()) j[k] = v;
       if (!note.empty()) j["note"] = note;
       if (verdict) j["statutes"] = statutes_json(o->rulebook, o->moves, *verdict);
-      if (const auto errors = tb.errors(); !errors.empty()) j["errors"] = errors;
-      if (!all_known) {
-        const auto missing = tb.missing_tables(p, Metric::DTW);
-        nlohmann::json arr = nlohmann::json::array();
-        for (const Material& m : missing) arr.push_back(m.name());
-        j["missing_tables"] = arr;
-        j["error"] = "some values are not known (tables missing or refused in " + tb.directory().string() + ")";
-        j["exit_code"] = 1;
-      } else if (verdict && !verdict->ok()) {
-        j["error"] = "statutes: " + verdict->message();
-        j["exit_code"] = 1;
-      }
-      std::cout << j.dump(2) << "\n";
-    } else {
-        j["moves"] = {{"status", std::string(probe_status_name(moves_status))}};
-      }
-      if (o->pv) {
-        if (pv_status == ProbeStatus::Ok) {
-          nlohmann::json arr = nlohmann::json::array();
-          Position q = p;
-          for (const Move& m : pv) {
-            arr.push_back(move_to_string(*rules, q, m));
-            q = apply(q, m);
-          }
-          j["pv"] = arr;
-        } else {
-          j["pv"] = {{"status", std::string(probe_status_name(pv_status))}};
-        }
-      }
-      if (verdict) {
-        if (verdict->ok()) {
-          nlohmann::json v = nlohmann::json::parse(verdict_json(**verdict).dump());
-          v["rulebook"] = o->rulebook;
-          v["moves_played"] = o->moves;
-          j["statutes"] = v;
-        } else {
-          j["statutes"] = {{"rulebook", o->rulebook}, {"error", verdict->message()}};
-        }
-      }
       if (const auto errors = tb.errors(); !errors.empty()) j["errors"] = errors;
       if (!all_known) {
         const auto missing = tb.missing_tables(p, Metric::DTW);

@@ -131,6 +131,11 @@ class PyTablebase {
         throw DamkaError("invalid position (overlapping pieces, a man on its promotion row, or the side not to "
                          "move has no pieces)");
       case ProbeStatus::NotCached: throw DamkaError("not cached");
+      case ProbeStatus::IoError: {
+        const std::string why = tb_->thread_last_problem();
+        throw DamkaError("i/o error (a table could not be read now; not damaged, try again)" +
+                         (why.empty() ? std::string() : ": " + why));
+      }
       case ProbeStatus::Ok: break;
     }
     throw DamkaError("unexpected probe status");

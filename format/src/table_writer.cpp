@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "table_layout.hpp"
@@ -114,9 +115,15 @@ struct TableBuilder::Impl {
       ZSTD_CCtx* c = cctx[0];
 #endif
       Bytes raw;
-      encode_block(h.encoding, std::span<const std::uint16_t>(pending).subspan(first, n), raw);
       Bytes& out = compressed[b];
-      out.resize(ZSTD_compressBound(raw.size()));
+      try {  // an exception must not leave a parallel region
+        encode_block(h.encoding, std::span<const std::uint16_t>(pending).subspan(first, n), raw);
+        out.resize(ZSTD_compressBound(raw.size()));
+      } catch (const std::bad_alloc&) {
+#pragma omp critical(damka_table_builder)
+        if (!bad.exchange(true)) problem = "out of memory";
+        continue;
+      }
       const std::size_t got = c ? ZSTD_compressCCtx(c, out.data(), out.size(), raw.data(), raw.size(), h.zstd_level) : 0;
       if (c == nullptr || ZSTD_isError(got)) {
 #pragma omp critical(damka_table_builder)

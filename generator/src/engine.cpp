@@ -374,7 +374,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
                 solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph);
               } catch (const std::bad_alloc&) {
 #pragma omp critical(damka_engine_error)
-                if (!failed.exchange(true)) error = "out of memory";
+                if (!failed.exchange(true)) error = "out of memory in a worker";
               } catch (const std::exception& e) {
 #pragma omp critical(damka_engine_error)
                 if (!failed.exchange(true)) error = e.what();
@@ -386,7 +386,11 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
         }
       } else {
         for (const Unit& u : units) {
-          solver.solve_parallel(u, scratch[0], readers, above, cur, threads, error);
+          try {
+            solver.solve_parallel(u, scratch[0], readers, above, cur, threads, error);
+          } catch (const std::bad_alloc&) {
+            error = "out of memory in a worker";
+          }
           if (!error.empty()) break;
           done += u.parts * L.K;
           if (opt.progress) opt.progress(done, slots);
@@ -394,6 +398,9 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       }
       for (const auto& r : readers)
         if (error.empty() && !r->error().empty()) error = r->error();
+      if (error == "out of memory in a worker")
+        error += " (planned peak " + format_bytes(plan.peak) + ", limit " + format_bytes(opt.memory_budget) +
+                 "; lower --memory or free memory)";
       if (!error.empty()) return fail(error);
       if (solver.inconsistent()) return fail("a won or lost position never reached the end of its count (inconsistent tables)");
       if (next.p >= 0)

@@ -16,6 +16,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 
 #include "damka/unmove.hpp"
 
@@ -64,6 +67,13 @@ struct Ops {
       return --x;
   }
 };
+
+// Test-only: DAMKA_TEST_FAULT=bad-alloc-in-worker makes every worker run
+// out of memory (tests check the clean error).  Unset in normal use.
+void fault_point() {
+  if (const char* f = std::getenv("DAMKA_TEST_FAULT"); f != nullptr && std::strcmp(f, "bad-alloc-in-worker") == 0)
+    throw std::bad_alloc();
+}
 
 }  // namespace
 
@@ -253,12 +263,21 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
     if constexpr (Par) {
       if (current.size() > 4096 && threads > 1) {
         std::vector<std::vector<std::vector<std::uint64_t>>> outs(static_cast<std::size_t>(threads));
+        std::atomic<bool> failed{false};
 #pragma omp parallel num_threads(threads)
         {
           auto& mine = outs[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1024)
-          for (std::int64_t i = 0; i < static_cast<std::int64_t>(current.size()); ++i) process(current[i], d, mine);
+          for (std::int64_t i = 0; i < static_cast<std::int64_t>(current.size()); ++i) {
+            if (failed.load(std::memory_order_relaxed)) continue;
+            try {
+              process(current[i], d, mine);
+            } catch (...) {  // an exception must not leave a parallel region
+              failed = true;
+            }
+          }
         }
+        if (failed) throw std::bad_alloc();  // the only exception process() can raise (push_back)
         for (auto& o : outs)
           for (std::size_t at = 0; at < o.size(); ++at)
             if (!o[at].empty()) {
@@ -295,6 +314,7 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n) {
 void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                               LevelArrays& cur, MoveList& moves, bool edges) const {
   const std::uint64_t n = u.parts * L_.K;
+  fault_point();
   s.resize(n, passes_.size());
   if (!edges) {
     for (std::uint64_t l = 0; l < n; ++l) gather<false>(u, l, s, rd, next, moves);
@@ -321,7 +341,11 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
     for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
       if (failed.load(std::memory_order_relaxed)) continue;
       try {
+        fault_point();
         gather<false>(u, static_cast<std::uint64_t>(l), s, rd, next, moves);
+      } catch (const std::bad_alloc&) {
+#pragma omp critical(damka_engine_error)
+        if (!failed.exchange(true)) error = "out of memory in a worker";
       } catch (const std::exception& e) {
 #pragma omp critical(damka_engine_error)
         if (!failed.exchange(true)) error = e.what();

@@ -29,7 +29,11 @@ class Loaded {
   Expected<const SolvedTable*> get(const Material& canonical) {
     auto it = tables_.find(canonical);
     if (it != tables_.end()) return it->second.first.get();
-    auto t = load_solved_table(r_, dir_, canonical);
+    // A material built without DTW (--metrics wdl or wdl,dtc): its WDL codes
+    // stand in for DTW (right signs, no distances), and for DTC if absent.
+    std::error_code ec;
+    const bool has_dtw = std::filesystem::exists(table_path(dir_, r_, canonical, Metric::DTW), ec);
+    Expected<SolvedTable> t = has_dtw ? load_solved_table(r_, dir_, canonical) : load_wdl_table(canonical);
     if (!t) return t.error();
     auto owned = std::make_unique<SolvedTable>(std::move(*t));
     const SolvedTable* p = owned.get();
@@ -37,6 +41,29 @@ class Loaded {
     return p;
   }
   const MaterialIndex& index(const Material& canonical) const { return *tables_.at(canonical).second; }
+  Expected<SolvedTable> load_wdl_table(const Material& canonical) const {
+    SolvedTable t;
+    t.material = canonical;
+    for (Metric metric : {Metric::WDL, Metric::DTC}) {
+      const auto path = table_path(dir_, r_, canonical, metric);
+      std::error_code ec;
+      if (metric == Metric::DTC && !std::filesystem::exists(path, ec)) {
+        t.dtc = t.dtw;
+        break;
+      }
+      auto reader = TableReader::open(path);
+      if (!reader) return reader.error();
+      if (Status s = check_table_rules((*reader)->header(), r_); !s.ok()) return s.error();
+      std::vector<std::uint16_t>& codes = metric == Metric::WDL ? t.dtw : t.dtc;
+      std::vector<std::uint16_t> block;
+      for (std::uint64_t b = 0; b < (*reader)->num_blocks(); ++b) {
+        if (Status s = (*reader)->read_block(b, block); !s.ok()) return s.error();
+        codes.insert(codes.end(), block.begin(), block.end());
+      }
+      if (codes.size() != table_slots(canonical)) return Error(path.string() + ": wrong number of positions");
+    }
+    return t;
+  }
   void drop(const Material& m) { tables_.erase(m); }
 
  private:
@@ -66,7 +93,7 @@ Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesys
   std::set<Material> found;
   for (std::filesystem::directory_iterator it(family, ec), end; !ec && it != end; it.increment(ec)) {
     const std::filesystem::path& e = it->path();
-    if (e.extension() != ".dtw") continue;
+    if (e.extension() != ".dtw" && e.extension() != ".wdl") continue;
     auto m = Material::parse(e.stem().string());
     if (m && m->is_canonical() && m->white() > 0 && m->black() > 0) found.insert(*m);
   }
@@ -107,7 +134,10 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
         if (last == ti) loaded.drop(mat);
     };
     // Check the files themselves (header, rules, whole-file checksums).
-    if (Status s = check_material_files(rules, root, m, true); !s.ok()) {
+    std::error_code fec;
+    const MetricSet present{std::filesystem::exists(table_path(root, rules, m, Metric::DTW), fec),
+                            std::filesystem::exists(table_path(root, rules, m, Metric::DTC), fec), false};
+    if (Status s = check_material_files(rules, root, m, true, present); !s.ok()) {
       failed(s.message());
       continue;
     }
@@ -198,7 +228,7 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
         const std::uint16_t got[3] = {wdl[i], t.dtw[i], t.dtc[i]};
         const std::uint16_t exp[3] = {want.wdl_only().encode(), want.encode(), want_dtc.encode()};
         for (int mi = 0; mi < 3; ++mi) {
-          if (got[mi] == exp[mi]) continue;
+          if (got[mi] == exp[mi] || (mi == 1 && !present.dtw) || (mi == 2 && !present.dtc)) continue;
           ++bad;
 #pragma omp critical(damka_verify_list)
           if (listed < max_listed && cb.mismatch) {

@@ -4,10 +4,12 @@
 // write_table writes; metric and memory-size parsing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "damka/engine.hpp"
@@ -15,6 +17,7 @@
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/verify.hpp"
 
 namespace damka {
 namespace {
@@ -107,6 +110,25 @@ TEST(Scale, TooSmallABudgetFailsAtOnceNamingTheNeed) {
   EXPECT_NE(result.message().find("limit 1 MiB"), std::string::npos) << result.message();
 }
 
+TEST(Scale, OutOfMemoryInAWorkerIsACleanErrorNamingTheMaterial) {
+  const Rules& r = rules_of(Variant::Russian);
+  TempDir d;
+  ::setenv("DAMKA_TEST_FAULT", "bad-alloc-in-worker", 1);
+  auto result = generate(r, options(d.path, 3, 2));
+  ::unsetenv("DAMKA_TEST_FAULT");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.message().find("out of memory in a worker"), std::string::npos) << result.message();
+  EXPECT_NE(result.message().find("v"), std::string::npos) << result.message();  // "1Kv1K: ..."
+  EXPECT_EQ(result.message().find(build_order(3).front().name() + ":"), 0u) << result.message();
+  // Nothing half-written: no table file and no temporary file of the material.
+  for (const auto& e : fs::directory_iterator(table_dir(d.path, r))) {
+    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+    EXPECT_EQ(e.path().filename().string().find(build_order(3).front().name() + "."), std::string::npos) << e.path();
+  }
+  // The same command then builds everything.
+  ASSERT_TRUE(generate(r, options(d.path, 3, 2)).ok());
+}
+
 TEST(Scale, WdlOnlyBuildWritesTheSameWdlFilesAndNothingElse) {
   for (auto [v, n] : {std::pair{Variant::Russian, 4}, std::pair{Variant::Thai, 3}}) {
     const Rules& r = rules_of(v);
@@ -128,6 +150,37 @@ TEST(Scale, WdlOnlyBuildWritesTheSameWdlFilesAndNothingElse) {
       EXPECT_FALSE(fs::exists(table_path(wdl.path, r, m, Metric::DTW)));
       EXPECT_FALSE(fs::exists(table_path(wdl.path, r, m, Metric::DTC)));
       EXPECT_FALSE(fs::exists(table_path(wdl_dtc.path, r, m, Metric::DTW)));
+    }
+    // verify checks WDL-only tables one ply deep, and finds a changed value.
+    auto checked = verify_tables(r, wdl.path, 2, {});
+    ASSERT_TRUE(checked.ok()) << checked.message();
+    ASSERT_EQ(checked->size(), build_order(n).size());
+    for (const VerifyReport& v : *checked) {
+      EXPECT_TRUE(v.error.empty()) << v.material.name() << ": " << v.error;
+      EXPECT_EQ(v.mismatches, 0u) << v.material.name();
+    }
+    {
+      const Material victim = build_order(n).back();
+      const fs::path path = table_path(wdl.path, r, victim, Metric::WDL);
+      auto reader = TableReader::open(path);
+      ASSERT_TRUE(reader.ok());
+      std::vector<std::uint16_t> codes, block;
+      for (std::uint64_t b = 0; b < (*reader)->num_blocks(); ++b) {
+        ASSERT_TRUE((*reader)->read_block(b, block).ok());
+        codes.insert(codes.end(), block.begin(), block.end());
+      }
+      const TableHeader h = (*reader)->header();
+      reader->reset();
+      auto won = std::find(codes.begin(), codes.end(), Value::win(0).encode());
+      ASSERT_NE(won, codes.end());
+      *won = Value::draw().encode();
+      ASSERT_TRUE(write_table(path, h, codes).ok());
+      auto again = verify_tables(r, wdl.path, 2, {});
+      ASSERT_TRUE(again.ok());
+      std::uint64_t bad = 0;
+      for (const VerifyReport& v : *again) bad += v.mismatches;
+      EXPECT_GE(bad, 1u);
+      fs::remove(path);  // rebuilt below
     }
     // Asking for more later builds what is missing.
     auto more = generate(r, options(wdl.path, n, 2));

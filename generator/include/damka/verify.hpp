@@ -5,6 +5,10 @@
 //   - a draw has no move to a loss and a move to a draw;
 // the same for DTC (a capture or promotion counts 1; the winner's moves are
 // those that keep the win), and the WDL file must agree with the DTW file.
+// Materials built without DTW (--metrics wdl) are checked by their WDL one
+// ply deep (a win has a move to a loss, a loss only moves to wins, a draw no
+// move to a loss and one to a draw): consistency, not the proof that
+// distances give; their DTC file, if any, is checked as above.
 #pragma once
 
 #include <cstdint>
