@@ -44,6 +44,14 @@ void register_verify(CLI::App& app, int& rc) {
       if (!r) return;
       if (!scan->family_of(*r)) {
         report.set("variant", std::string(r->name));
+        // Temporary files a killed `damka generate` left are named even so.
+        Json strays = Json::array();
+        for (const auto& p : temp_table_files(table_dir(scan->root, *r))) {
+          std::cerr << "damka verify: stray temporary file " << p.string()
+                    << " (left by a killed run; the next `damka generate` into this folder removes it)\n";
+          strays.push_back(p.string());
+        }
+        if (!strays.empty()) report.set("stray_files", strays);
         rc = report.fail(1, "no " + std::string(r->name) + " tables in " + scan->root.string() + " (found: " +
                                 scan->describe() + "; build them with `damka generate -v " + std::string(r->name) +
                                 " -o " + scan->root.string() + "`)");

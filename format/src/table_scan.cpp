@@ -119,8 +119,12 @@ Expected<TableFolderScan> scan_table_folder(const fs::path& given) {
   std::error_code ec;
   fs::path dir = given;
   if (dir.filename().empty() && dir.has_parent_path() && dir.parent_path() != dir) dir = dir.parent_path();
-  if (!fs::is_directory(dir, ec))
-    return Error(given.string() + ": " + (fs::exists(dir, ec) ? "not a directory" : "no such directory"));
+  if (!fs::is_directory(dir, ec)) {
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+      return Error(given.string() + ": " + ec.message() + " (I/O error)", ErrorCode::Io);  // e.g. a path too long
+    return Error(given.string() + ": " + (fs::exists(dir, ec) ? "not a directory" : "no such directory"),
+                 ErrorCode::NotFound);
+  }
   const auto names = family_names();
   TableFolderScan scan;
   auto direct = table_files(dir);

@@ -46,7 +46,11 @@ json cli_probe(const std::string& variant, const std::string& fen, const std::st
   const auto [code, out] = run(std::string(DAMKA_EXE) + " probe --json --pv -v " + variant + " --tables " + kTables +
                                " " + extra + " '" + fen + "' 2>/dev/null");
   EXPECT_TRUE(code == 0 || code == 1) << fen << ": " << out;
-  return json::parse(out);
+  // The command line's envelope (which command, its folders, its exit) is
+  // not part of the answer about the position.
+  json j = json::parse(out);
+  for (const char* key : {"command", "folder", "tables_folder", "note", "error", "exit_code"}) j.erase(key);
+  return j;
 }
 
 // A server of the tables on 127.0.0.1:<any port>, run on a thread of its own.
