@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "damka/generate.hpp"
+#include "generator/generate_helpers.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
@@ -28,18 +29,8 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-GenerateOptions options(const fs::path& out, int pieces, int threads) {
-  GenerateOptions o;
-  o.max_pieces = pieces;
-  o.out = out;
-  o.threads = threads;
-  return o;
-}
+using test::options;
+using test::slurp;
 
 TEST(Generate, ByteIdenticalForAnyThreadCount) {
   TempDir a, b;

@@ -14,6 +14,7 @@
 
 #include "damka/engine.hpp"
 #include "damka/generate.hpp"
+#include "generator/generate_helpers.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
@@ -40,18 +41,8 @@ struct TempDir {
   }
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-GenerateOptions options(const fs::path& out, int pieces, int threads) {
-  GenerateOptions o;
-  o.max_pieces = pieces;
-  o.out = out;
-  o.threads = threads;
-  return o;
-}
+using test::options;
+using test::slurp;
 
 // Every file of a's family folder exists in b's with the same bytes; returns
 // how many were compared.
