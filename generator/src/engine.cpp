@@ -369,16 +369,8 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
             MoveList moves;
 #pragma omp for schedule(dynamic, grain)
             for (std::int64_t i = static_cast<std::int64_t>(first); i < static_cast<std::int64_t>(last); ++i) {
-              if (failed.load(std::memory_order_relaxed)) continue;
-              try {
-                solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph);
-              } catch (const std::bad_alloc&) {
-#pragma omp critical(damka_engine_error)
-                if (!failed.exchange(true)) error = "out of memory in a worker";
-              } catch (const std::exception& e) {
-#pragma omp critical(damka_engine_error)
-                if (!failed.exchange(true)) error = e.what();
-              }
+              guarded(failed, error,
+                      [&] { solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph); });
             }
           }
           for (std::size_t i = first; i < last; ++i) done += units[i].parts * L.K;
@@ -389,7 +381,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
           try {
             solver.solve_parallel(u, scratch[0], readers, above, cur, threads, error);
           } catch (const std::bad_alloc&) {
-            error = "out of memory in a worker";
+            error = kWorkerOutOfMemory;
           }
           if (!error.empty()) break;
           done += u.parts * L.K;
@@ -398,7 +390,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       }
       for (const auto& r : readers)
         if (error.empty() && !r->error().empty()) error = r->error();
-      if (error == "out of memory in a worker")
+      if (error == kWorkerOutOfMemory)
         error += " (planned peak " + format_bytes(plan.peak) + ", limit " + format_bytes(opt.memory_budget) +
                  "; lower --memory or free memory)";
       if (!error.empty()) return fail(error);

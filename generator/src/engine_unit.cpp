@@ -339,17 +339,10 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
     SuccessorReader& rd = *readers[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 4096)
     for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
-      if (failed.load(std::memory_order_relaxed)) continue;
-      try {
+      guarded(failed, error, [&] {
         fault_point();
         gather<false>(u, static_cast<std::uint64_t>(l), s, rd, next, moves);
-      } catch (const std::bad_alloc&) {
-#pragma omp critical(damka_engine_error)
-        if (!failed.exchange(true)) error = "out of memory in a worker";
-      } catch (const std::exception& e) {
-#pragma omp critical(damka_engine_error)
-        if (!failed.exchange(true)) error = e.what();
-      }
+      });
     }
   }
   if (failed) return;

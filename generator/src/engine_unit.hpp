@@ -3,13 +3,36 @@
 
 #include <atomic>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "damka/movegen.hpp"
 #include "engine_layout.hpp"
 
 namespace damka::engine_detail {
+
+// What a worker that ran out of memory reports (build_material adds the plan).
+inline constexpr std::string_view kWorkerOutOfMemory = "out of memory in a worker";
+
+// Runs f() for one item of a parallel loop: an exception must not leave an
+// OpenMP region, so the first one is kept in `error` (bad_alloc as
+// kWorkerOutOfMemory) and `failed` tells the other items to stop.
+template <class F>
+void guarded(std::atomic<bool>& failed, std::string& error, F&& f) {
+  if (failed.load(std::memory_order_relaxed)) return;
+  try {
+    f();
+  } catch (const std::bad_alloc&) {
+#pragma omp critical(damka_engine_error)
+    if (!failed.exchange(true)) error = kWorkerOutOfMemory;
+  } catch (const std::exception& e) {
+#pragma omp critical(damka_engine_error)
+    if (!failed.exchange(true)) error = e.what();
+  }
+}
 
 // The values of one level, per pass (layout in Layout).
 struct LevelArrays {

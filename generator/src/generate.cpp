@@ -93,12 +93,12 @@ class FileSink : public ValueSink {
 };
 
 // Positions per second of an in-memory build on this machine: solves a small
-// material (and what it needs) and times the last one.
-double calibrate(const Rules& rules, const MetricSet& metrics, int threads) {
+// material (and what it needs) and times the last one.  It builds DTW and DTC,
+// so a WDL-only plan is predicted on the slow side.
+double calibrate(const Rules& rules, int threads) {
   Solver solver(rules, threads);
   const Material probe{1, 1, 1, 1};  // 1K1Mv1K1M: men and kings, 661K positions
   for (const Material& s : successors(probe)) solver.solve(s);
-  (void)metrics;
   const auto t0 = std::chrono::steady_clock::now();
   const SolveStats st = solver.solve_one(probe);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -191,7 +191,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     r.action = check_material_files(rules, opt.out, m, false, opt.metrics).ok() ? TableReport::Action::Skipped
                                                                                 : TableReport::Action::Planned;
     if (r.action == TableReport::Action::Planned) {
-      if (rate == 0) rate = calibrate(rules, opt.metrics, threads);
+      if (rate == 0) rate = calibrate(rules, threads);
       const MemoryPlan mp = plan_memory(m, opt.metrics, threads, kCachePerThread, opt.memory_budget);
       r.predicted.peak_bytes = mp.peak;
       r.predicted.spill_bytes = mp.spill_disk;
