@@ -113,8 +113,8 @@ std::uint64_t UnitSolver::next_local(Position q) const {
 template <bool Edges>
 void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                         MoveList& moves) const {
+  const int part = l >= L_.K ? 1 : 0;
   const Position p = position(u, l);
-  generate_moves(r_, p, moves);
   const int np = passes_.size();
   std::uint8_t flags = 0, in = 0;
   std::uint16_t win_exit[kMaxPasses], loss_exit[kMaxPasses];
@@ -122,15 +122,9 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorRea
     win_exit[i] = kInf;
     loss_exit[i] = 0;
   }
-  if (moves.empty()) flags |= kNoMoves;
-  if (!moves.empty() && moves.front().is_capture()) flags |= kCaptureFlag;
-  const Bitboard my_kings = p.kings[idx(p.side_to_move)];
-  for (const Move& mv : moves) {
-    if (!mv.is_capture() && (my_kings & bit(mv.from))) {
-      ++in;
-      if constexpr (Edges) s.fwd.push_back(static_cast<std::uint32_t>(local_of(u, apply(p, mv))));
-      continue;
-    }
+  // Moves that leave the unit: their values come from the level above or
+  // from finished tables.
+  auto exit = [&](const Move& mv) {
     const Position q = apply(p, mv);
     std::uint8_t kind = (mv.is_capture() ? kExitCapture : 0) | (mv.promotes ? kExitPromotion : 0);
     std::uint16_t code[kMaxPasses] = {0, 0, 0};
@@ -145,7 +139,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorRea
     const Wdl w = Value::decode(code[0]).wdl;
     if (w == Wdl::Draw) {
       flags |= kDrawExit;
-      continue;
+      return;
     }
     for (int i = 0; i < np; ++i) {
       const auto c = static_cast<std::uint16_t>(
@@ -155,6 +149,39 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorRea
       else
         loss_exit[i] = std::max(loss_exit[i], c);
     }
+  };
+  if (has_capture(r_, p)) {
+    generate_capture_moves(r_, p, moves);
+    flags |= kCaptureFlag;
+    for (const Move& mv : moves) exit(mv);
+  } else {
+    generate_quiet_man_moves(p, moves);
+    for (const Move& mv : moves) exit(mv);
+    // Quiet king moves stay in the unit (the other part, or this one when
+    // the unit has one): ranked here without building the position.
+    const int mover = idx(p.side_to_move);
+    const Bitboard occ = p.occupied();
+    const int to_part = u.parts == 2 ? 1 - part : 0;
+    const std::uint64_t base = to_part ? L_.K : 0;
+    const Bitboard men_after = u.wm[to_part] | u.bm[to_part];
+    for (Bitboard b = p.kings[mover]; b; b &= b - 1) {
+      const int from = lsb(b);
+      for (Bitboard t = king_step_targets(r_, from, occ); t; t &= t - 1) {
+        ++in;
+        if constexpr (Edges) {
+          const Bitboard moved = p.kings[mover] ^ bit(from) ^ bit(lsb(t));
+          std::uint64_t k;
+          if (L_.sym)  // White moved; stored colour-reversed, White to move
+            k = L_.index.rank_kings(rotate180(p.kings[1]), rotate180(moved), men_after);
+          else if (mover == 0)
+            k = L_.index.rank_kings(moved, p.kings[1], men_after);
+          else
+            k = L_.index.rank_kings(p.kings[0], moved, men_after);
+          s.fwd.push_back(static_cast<std::uint32_t>(base + k));
+        }
+      }
+    }
+    if (moves.empty() && in == 0) flags |= kNoMoves;
   }
   s.in[l] = in;
   s.flags[l] = flags;

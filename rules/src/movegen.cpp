@@ -227,7 +227,45 @@ inline Bitboard men_targets(const Position& p, Color c, Dir d) {
   return shift(p.men[idx(c)], d) & p.empty();
 }
 
+inline Bitboard king_targets(const Rules& r, int s, Dir d, Bitboard occ) {
+  return r.king_range == KingRange::Flying ? flying_moves(s, d, occ)
+                                           : (step(s, d) >= 0 ? bit(step(s, d)) & ~occ : 0);
+}
+
+void append_quiet_man_moves(const Position& p, MoveList& out) {
+  const Color me = p.side_to_move;
+  for (Dir d : forward_dirs(me)) {
+    for (Bitboard t = men_targets(p, me, d); t; t &= t - 1) {
+      const int to = lsb(t);
+      Move m;
+      m.from = static_cast<std::uint8_t>(step(to, reverse(d)));
+      m.to = static_cast<std::uint8_t>(to);
+      m.num_steps = 1;
+      m.path[0] = m.to;
+      m.promotes = (promotion_row(me) & bit(to)) != 0;
+      out.push_back(m);
+    }
+  }
+}
+
 }  // namespace
+
+void generate_capture_moves(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
+  out.clear();
+  generate_captures(r, p, out, mode);
+  assert(!out.empty());
+}
+
+void generate_quiet_man_moves(const Position& p, MoveList& out) {
+  out.clear();
+  append_quiet_man_moves(p, out);
+}
+
+Bitboard king_step_targets(const Rules& r, int s, Bitboard occupied) {
+  Bitboard t = 0;
+  for (Dir d : kAll) t |= king_targets(r, s, d, occupied);
+  return t;
+}
 
 bool has_capture(const Rules& r, const Position& p) {
   const Color me = p.side_to_move;
@@ -265,24 +303,12 @@ void generate_moves(const Rules& r, const Position& p, MoveList& out, MoveMode m
     return;
   }
   const Color me = p.side_to_move;
-  for (Dir d : forward_dirs(me)) {
-    for (Bitboard t = men_targets(p, me, d); t; t &= t - 1) {
-      const int to = lsb(t);
-      Move m;
-      m.from = static_cast<std::uint8_t>(step(to, reverse(d)));
-      m.to = static_cast<std::uint8_t>(to);
-      m.num_steps = 1;
-      m.path[0] = m.to;
-      m.promotes = (promotion_row(me) & bit(to)) != 0;
-      out.push_back(m);
-    }
-  }
+  append_quiet_man_moves(p, out);
   const Bitboard occ = p.occupied();
   for (Bitboard b = p.kings[idx(me)]; b; b &= b - 1) {
     const int s = lsb(b);
     for (Dir d : kAll) {
-      Bitboard t = r.king_range == KingRange::Flying ? flying_moves(s, d, occ)
-                                                     : (step(s, d) >= 0 ? bit(step(s, d)) & ~occ : 0);
+      Bitboard t = king_targets(r, s, d, occ);
       for (; t; t &= t - 1) {
         Move m;
         m.from = static_cast<std::uint8_t>(s);

@@ -46,6 +46,17 @@ void generate_moves(const Rules& r, const Position& p, MoveList& out, MoveMode m
 std::uint64_t count_moves(const Rules& r, const Position& p, MoveMode mode = MoveMode::Merged);
 // Whether the side to move has a capture (and therefore must capture).
 bool has_capture(const Rules& r, const Position& p);
+// Parts of generate_moves for callers that treat king and man moves apart
+// (the generator): valid only when !has_capture(r, p).  The quiet man moves
+// of the side to move, appended to `out` after clearing it, in
+// generate_moves' order; and the squares a king on s can step or fly to
+// without capturing, given the occupied squares.  Cost: a few bit
+// operations per move; thread-safe.
+void generate_quiet_man_moves(const Position& p, MoveList& out);
+// The captures of the side to move as generate_moves gives them; valid only
+// when has_capture(r, p) (saves generate_moves' own check).
+void generate_capture_moves(const Rules& r, const Position& p, MoveList& out, MoveMode mode = MoveMode::Merged);
+Bitboard king_step_targets(const Rules& r, int s, Bitboard occupied);
 // The position after `m`; the side to move changes.
 Position apply(const Position& p, const Move& m);
 // Leaf count at `depth` plies.
