@@ -1,5 +1,6 @@
 // damka probe: the value of a position and of each of its moves, from tables.
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -64,7 +65,8 @@ void register_probe(CLI::App& app, int& rc) {
     std::string fen;
     bool json = false, pv = false;
     std::string rulebook;
-    int moves = 0;
+    std::string moves;  // CLAUSE=N,...
+    std::string game;   // a PDN game or move list
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("-v,--variant", o->variant,
@@ -75,13 +77,42 @@ void register_probe(CLI::App& app, int& rc) {
   cmd->add_flag("--pv", o->pv, "Also print the principal variation (the best line to the end of the game)");
   cmd->add_option("-r,--rulebook", o->rulebook,
                   "Also judge the position under this rulebook's draw statutes (e.g. russian-federation)");
-  cmd->add_option("--moves", o->moves, "With --rulebook: moves of the stronger side already played since the current "
-                                       "balance of forces arose")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
-  cmd->add_option("fen", o->fen, "The position (PDN FEN), e.g. W:WKa1,Kc3:BKh8")->required();
+  cmd->add_option("--moves", o->moves,
+                  "With --rulebook: moves of the stronger side already played under each clause's count, e.g. "
+                  "2.1.9.1.5=12,2.1.9.1.8=3 (a clause number, or an entry id such as 2.1.9.1.5/4-5; clauses not "
+                  "named: 0)");
+  cmd->add_option("--game", o->game,
+                  "With --rulebook: a PDN game or move list (file); the position is where it ends and each clause's "
+                  "count is counted from the game (--moves overrides a clause's count)");
+  cmd->add_option("fen", o->fen, "The position (PDN FEN), e.g. W:WKa1,Kc3:BKh8 (optional with --game)");
   cmd->callback([o, &rc] {
     Report report("probe", o->json);
     report.set("folder", o->tables);
+    if ((!o->moves.empty() || !o->game.empty()) && o->rulebook.empty()) {
+      rc = report.fail(2, std::string(o->moves.empty() ? "--game" : "--moves") +
+                              " counts moves under a rulebook's clauses: give the rulebook with --rulebook (e.g. "
+                              "--rulebook russian-federation)");
+      return;
+    }
+    std::string game_text;
+    if (!o->game.empty()) {
+      std::ifstream in(o->game, std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      if (!in && !in.eof()) {
+        rc = report.fail(2, "cannot read the game file " + o->game);
+        return;
+      }
+      game_text = text.str();
+      if (game_text.size() > (std::size_t{1} << 20)) {
+        rc = report.fail(2, "the game file " + o->game + " is larger than 1 MiB");
+        return;
+      }
+    }
+    if (o->fen.empty() && o->game.empty()) {
+      rc = report.fail(2, "give a position (FEN) or a game (--game FILE)");
+      return;
+    }
     const Rules* rules = nullptr;
     if (!o->variant.empty()) {
       if (!(rules = lookup_variant(report, o->variant, rc))) return;
@@ -92,8 +123,11 @@ void register_probe(CLI::App& app, int& rc) {
         rc = report.fail(1, "cannot open tables: " + scan.message());
         return;
       }
-      auto chosen = choose_variant("", *scan, [&](const Rules& r) { return parse_fen(r, o->fen).ok(); },
-                                   "the FEN '" + o->fen + "'");
+      auto chosen = o->fen.empty()
+                        ? choose_variant("", *scan, [&](const Rules& r) { return parse_game(r, game_text).ok(); },
+                                         "the game in " + o->game)
+                        : choose_variant("", *scan, [&](const Rules& r) { return parse_fen(r, o->fen).ok(); },
+                                         "the FEN '" + o->fen + "'");
       if (!chosen) {
         rc = report.fail(2, chosen.message());
         return;
@@ -103,15 +137,35 @@ void register_probe(CLI::App& app, int& rc) {
     const std::filesystem::path root = tables_root(o->tables, *rules);
     report.set("variant", std::string(rules->name));
     report.set("folder", root.string());
-    auto parsed = parse_fen(*rules, o->fen);
-    if (!parsed) {
-      // The message quotes the FEN (shortened, control characters escaped).
-      rc = report.fail(2, "bad FEN: " + parsed.message());
-      return;
+    std::optional<GameRecord> game;
+    if (!o->game.empty()) {
+      auto g = parse_game(*rules, game_text);
+      if (!g) {
+        rc = report.fail(2, o->game + ": " + g.message());
+        return;
+      }
+      game = std::move(*g);
     }
-    const Position p = *parsed;
+    Position p;
+    if (!o->fen.empty()) {
+      auto parsed = parse_fen(*rules, o->fen);
+      if (!parsed) {
+        // The message quotes the FEN (shortened, control characters escaped).
+        rc = report.fail(2, "bad FEN: " + parsed.message());
+        return;
+      }
+      p = *parsed;
+      if (game && !(game->final_position() == p)) {
+        rc = report.fail(2, "the FEN is not where the game in " + o->game + " ends (" +
+                                to_fen(*rules, game->final_position()) + "); give one of them");
+        return;
+      }
+    } else {
+      p = game->final_position();
+    }
+    const std::string fen_text = to_fen(*rules, p);
     if (!p.is_valid() || p.pieces(opposite(p.side_to_move)) == 0) {
-      rc = report.fail(2, "invalid position " + quote_for_message(o->fen) + ": " +
+      rc = report.fail(2, "invalid position " + quote_for_message(fen_text) + ": " +
                               (p.is_valid() ? "the side not to move has no pieces (the game is over)"
                                             : "a man stands on its own promotion row"));
       return;
@@ -140,7 +194,27 @@ void register_probe(CLI::App& app, int& rc) {
     const std::string note = shared_folder_note(*rules, root);
 
     std::optional<Expected<StatuteVerdict>> verdict;
-    if (!o->rulebook.empty()) verdict = judge_with_tables(o->rulebook, *rules, p, o->moves, root, exe_dir());
+    StatuteCounters counters;
+    if (!o->rulebook.empty()) {
+      auto book = load_rulebook(o->rulebook, rulebook_search_path(exe_dir()));
+      if (!book) {
+        rc = report.fail(2, book.message());
+        return;
+      }
+      if (game) counters = count_game(*book, *game);
+      if (!o->moves.empty()) {
+        auto given = parse_statute_counters(*book, o->moves);
+        if (!given) {
+          rc = report.fail(2, "--moves: " + given.message());
+          return;
+        }
+        for (const auto& [k, n] : *given) counters[k] = n;
+      }
+      TableDirValues sv(*rules, root);
+      verdict = judge(*book, *rules, p, counters, sv);
+    }
+    Json counters_json = Json::object();
+    for (const auto& [k, n] : counters) counters_json[k] = n;
 
     const Metric metrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
     const PositionReport pos = report_position(tb, p, o->pv);
@@ -159,7 +233,12 @@ void register_probe(CLI::App& app, int& rc) {
       const Json position = position_json(tb, pos);
       for (const auto& [k, v] : position.items()) j[k] = v;
       if (!note.empty()) j["note"] = note;
-      if (verdict) j["statutes"] = statutes_json(o->rulebook, o->moves, *verdict);
+      if (verdict) {
+        j["statutes"] = statutes_json(o->rulebook, 0, *verdict);
+        j["statutes"].erase("moves_played");
+        j["statutes"]["counters"] = counters_json;
+        if (game) j["statutes"]["game_moves"] = game->moves.size();
+      }
       if (const auto errors = tb.errors(); !errors.empty()) j["errors"] = errors;
       if (!all_known) {
         const auto missing = tb.missing_tables(p, Metric::DTW);
@@ -210,8 +289,16 @@ void register_probe(CLI::App& app, int& rc) {
     }
     if (verdict && !o->json) {
       if (verdict->ok())
-        std::printf("\nStatutes (%s, %d moves played): %s\n", o->rulebook.c_str(), o->moves,
-                    (*verdict)->summary.c_str());
+      {
+        std::string played;
+        for (const auto& [k, n] : counters) played += (played.empty() ? "" : ", ") + k + "=" + std::to_string(n);
+        std::printf("\nStatutes (%s; moves played: %s): %s\n", o->rulebook.c_str(),
+                    played.empty() ? "none" : played.c_str(), (*verdict)->summary.c_str());
+        for (const ClauseJudgement& cj : (*verdict)->clauses)
+          std::printf("  %-16s limit %2d, played %2d, needs %s: %s\n", cj.id.c_str(), cj.limit, cj.moves_played,
+                      cj.moves_needed < 0 ? "-" : std::to_string(cj.moves_needed).c_str(),
+                      !cj.winner ? "no win to judge" : cj.in_time ? "in time" : "a draw under this clause");
+      }
       else
         report.warn("statutes: " + verdict->message());
     }

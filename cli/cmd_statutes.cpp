@@ -28,7 +28,7 @@ void register_statutes(CLI::App& app, int& rc) {
   cmd->add_option("--tables", o->tables, "Directory of tables (a subfolder per variant family)")->capture_default_str();
   cmd->add_option("-v,--variant", o->variant,
                   "Variant whose tables to use (default: the one of the rulebook's variants with tables in the folder)");
-  cmd->add_option("--svg", o->svg, "Write one SVG picture per clause into this directory");
+  cmd->add_option("--svg", o->svg, "Write one SVG picture per clause into DIR/<variant>/<rulebook>/");
   cmd->add_option("--rulebooks-dir", o->rulebooks_dir, "Read rulebooks from this directory only");
   cmd->add_option("--max-pieces", o->max_pieces, "Consider materials up to this many pieces (tables present or not)")
       ->capture_default_str()->check(CLI::Range(2, 12));
@@ -36,7 +36,10 @@ void register_statutes(CLI::App& app, int& rc) {
       ->capture_default_str()->check(CLI::Range(0, 1000));
   cmd->add_flag("--json", o->json, "Print the report as JSON");
   cmd->add_flag("--list", o->list, "List the rulebooks found (and where) and exit");
-  cmd->footer("Rulebooks are read from --rulebooks-dir, else $DAMKA_RULEBOOKS, else <prefix>/share/damka/rulebooks\n"
+  cmd->footer("Each clause is judged by statute-aware values: a covered position stays won when the winner can end\n"
+              "the clause's count (a capture or promotion changes the balance) still winning within the limit.\n"
+              "JSON fields: docs/statutes-report.md.  Exit status 1 when no table a clause needs is present.\n"
+              "Rulebooks are read from --rulebooks-dir, else $DAMKA_RULEBOOKS, else <prefix>/share/damka/rulebooks\n"
               "of an installed damka, else data/rulebooks of the source tree.");
   cmd->callback([o, &rc] {
     Report report("statutes", o->json);
@@ -106,9 +109,12 @@ void register_statutes(CLI::App& app, int& rc) {
       rc = report.fail(1, analysis.message());
       return;
     }
-    if (analysis->largest_table == 0)
-      report.warn("warning: no table of any covered material (" + values.describe() +
-                  "); build them with: damka generate -v " + std::string(rules->name) + " -n 4 -o " + root.string());
+    if (analysis->largest_table == 0) {
+      rc = report.fail(1, "nothing to judge: no table of any material a clause of " + book->name + " covers (" +
+                              values.describe() + "); build them with: damka generate -v " +
+                              std::string(rules->name) + " -n 4 -o " + root.string());
+      return;
+    }
     std::optional<Expected<std::vector<std::filesystem::path>>> files;
     if (!o->svg.empty()) {
       files = write_svgs(*analysis, *rules, o->svg);

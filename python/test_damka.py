@@ -71,7 +71,7 @@ class Module(unittest.TestCase):
     def test_statute_verdict(self):
         v = self.tb.judge(FEN, "russian-federation", 10)
         code, j = cli("probe", "-v", "russian", "--tables", TABLES, "--rulebook", "russian-federation",
-                      "--moves", "10", FEN)
+                      "--moves", "2.1.9.1.3=10,2.1.9.1.4=10,2.1.9.1.5=10,2.1.9.1.7=10,2.1.9.1.8=10", FEN)
         self.assertEqual(v["wins_in_time"], j["statutes"]["wins_in_time"])
         self.assertEqual(v["summary"], j["statutes"]["summary"])
         self.assertEqual(v["moves_played"], 10)

@@ -23,6 +23,8 @@ namespace damka {
 
 using namespace engine_detail;
 
+PassList::PassList(const MetricSpec& limited) { specs.push_back(limited); }
+
 PassList::PassList(const MetricSet& m) {
   specs.push_back(m.dtw ? kDtwSpec : kWdlSpec);
   if (m.dtc) {
@@ -321,7 +323,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
   const auto t0 = std::chrono::steady_clock::now();
   if (!m.is_canonical()) return Error("build_material: " + m.name() + " is not canonical");
   const int threads = std::max(1, opt.threads);
-  const PassList passes(opt.metrics);
+  const PassList passes = opt.limited ? PassList(*opt.limited) : PassList(opt.metrics);
   const int P = passes.size();
   const MemoryPlan plan = plan_memory(m, opt.metrics, threads, successors.reader_bytes(), opt.memory_budget);
   auto fail = [&](const std::string& why) { return Status(Error(m.name() + ": " + why)); };

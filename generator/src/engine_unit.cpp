@@ -132,7 +132,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorRea
       kind = kExitManMove;
       assert(next != nullptr);
       const std::uint64_t at = next_local(q);
-      for (int i = 0; i < np; ++i) code[i] = next->codes[i][at];
+      for (int i = 0; i < np; ++i) code[i] = passes_.specs[i].exit_code(kExitManMove, next->codes[i][at]);
     } else {
       code[0] = rd.code(q);  // secondaries restart here: only the WDL counts
     }

@@ -256,11 +256,11 @@ async function showStatutes() {
     box.appendChild(p);
     if (s.clauses.length) {
       const t = document.createElement("table");
-      t.innerHTML = "<tr><th>clause</th><th>limit</th><th>counted by</th><th>moves needed</th><th>left</th>" +
+      t.innerHTML = "<tr><th>clause</th><th>limit</th><th>played</th><th>moves needed</th><th>left</th>" +
                     "<th>in time</th></tr>";
       for (const c of s.clauses) {
         const tr = document.createElement("tr");
-        for (const x of [c.clause, c.limit, c.metric, c.moves_needed === null ? "-" : c.moves_needed, c.moves_left,
+        for (const x of [c.clause, c.limit, c.moves_played, c.moves_needed === null ? "-" : c.moves_needed, c.moves_left,
                          c.in_time ? "yes" : "no"])
           tr.appendChild(Object.assign(document.createElement("td"), { textContent: String(x) }));
         tr.title = c.summary;

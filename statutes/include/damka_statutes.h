@@ -17,6 +17,9 @@
 #ifndef DAMKA_STATUTES_H
 #define DAMKA_STATUTES_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "damka.h"
 
 #ifdef __cplusplus
@@ -34,7 +37,37 @@ typedef struct damka_statute_verdict {
   char summary[512]; /* one line in English, cut to fit */
 } damka_statute_verdict;
 
-/* Judges a position given as a FEN under the rulebook `rulebook` (e.g.
+/* Moves already played under one clause's count: `clause` is a clause number
+ * (e.g. "2.1.9.1.5": every entry of that number) or an entry id (e.g.
+ * "2.1.9.1.5/4-5"); `moves_played` >= 0 moves of the stronger side. */
+typedef struct damka_statute_count {
+  const char* clause;
+  int moves_played;
+} damka_statute_count;
+
+/* Judges a position under the rulebook `rulebook`, each clause with its own
+ * count: `counts` holds `n_counts` entries (NULL when n_counts is 0); a
+ * clause not named has 0 moves played.  Each applicable clause is judged by
+ * its statute-aware count (the winner must end the clause's count, still
+ * winning, within limit - moves played).  Reads the handle's table
+ * directory; each call computes the statute-aware counts of the position's
+ * material and of the balances its exits reach (a fraction of a second at 4
+ * pieces, seconds at 5).  Thread-safe (nothing is shared between calls).  Returns DAMKA_OK,
+ * DAMKA_E_BAD_FEN, DAMKA_E_BAD_ARGUMENT (NULL, unknown rulebook, a count
+ * naming no judgeable clause or negative, a rulebook for another variant, an
+ * invalid position), DAMKA_UNKNOWN (a table is missing) or DAMKA_E_INTERNAL. */
+damka_status damka_judge_statute_counts_fen(const damka_tablebase* tb, const char* rulebook, const char* fen,
+                                            const damka_statute_count* counts, size_t n_counts,
+                                            damka_statute_verdict* out);
+/* The same for a position given as four bitboards (damka.h's square
+ * numbering) and the side to move (DAMKA_WHITE or DAMKA_BLACK). */
+damka_status damka_judge_statute_counts(const damka_tablebase* tb, const char* rulebook, uint32_t white_men,
+                                        uint32_t white_kings, uint32_t black_men, uint32_t black_kings,
+                                        int side_to_move, const damka_statute_count* counts, size_t n_counts,
+                                        damka_statute_verdict* out);
+
+/* One count for every applicable clause (a caller tracking one count since
+ * the balance arose).  Judges a position given as a FEN under the rulebook `rulebook` (e.g.
  * "russian-federation", "ukrainian-64"); moves_played >= 0 moves of the
  * stronger side since the current balance arose.  Reads the handle's table
  * directory.  Returns DAMKA_OK, DAMKA_E_BAD_FEN, DAMKA_E_BAD_ARGUMENT (NULL,

@@ -7,19 +7,71 @@ namespace {
 const char* colour_name(Color c) { return c == Color::White ? "White" : "Black"; }
 
 std::string count_phrase(const ClauseJudgement& j) {
-  return std::string(count_metric_name(j.metric)) + " " + std::to_string(j.count.plies) + " plies";
+  return "statute-aware count " + std::to_string(j.count.plies) + " plies";
+}
+
+int played_under(const StatuteCounters& counters, const Clause& c) {
+  if (auto it = counters.find(c.id); it != counters.end()) return it->second;
+  if (auto it = counters.find(c.number); it != counters.end()) return it->second;
+  return 0;
 }
 
 }  // namespace
 
+Status check_statute_counters(const Rulebook& book, const StatuteCounters& counters) {
+  for (const auto& [name, n] : counters) {
+    bool known = false;
+    for (const Clause& c : book.clauses) known = known || (c.judgeable && (c.id == name || c.number == name));
+    if (!known) {
+      std::string list;
+      for (const Clause& c : book.clauses)
+        if (c.judgeable && list.find(c.number) == std::string::npos) list += (list.empty() ? "" : ", ") + c.number;
+      return Error("no judgeable clause '" + name + "' in rulebook " + book.name + " (clauses with a count: " + list +
+                   ")");
+    }
+    if (n < 0) return Error("moves played under " + name + " must be 0 or more, not " + std::to_string(n));
+  }
+  return {};
+}
+
+Expected<StatuteCounters> parse_statute_counters(const Rulebook& book, std::string_view text) {
+  StatuteCounters out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string_view item = text.substr(at, comma - at);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == item.size())
+      return Error("a clause's count is CLAUSE=MOVES (e.g. 2.1.9.1.5=12), not '" + std::string(item) + "'");
+    const std::string name(item.substr(0, eq));
+    const std::string number(item.substr(eq + 1));
+    if (number.size() > 6 || number.find_first_not_of("0123456789") != std::string::npos)
+      return Error("moves played under " + name + " must be a whole number 0 or more, not '" + number + "'");
+    if (out.count(name)) return Error("clause " + name + " is given twice");
+    out[name] = std::stoi(number);
+    at = comma + 1;
+  }
+  if (Status s = check_statute_counters(book, out); !s.ok()) return s.error();
+  return out;
+}
+
 Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const Position& p, int moves_played,
                                const ValueSource& values) {
+  if (moves_played < 0) return Error("moves played must be 0 or more");
+  StatuteCounters all;
+  for (const Clause& c : book.clauses)
+    if (c.judgeable) all[c.number] = moves_played;
+  return judge(book, rules, p, all, values);
+}
+
+Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const Position& p,
+                               const StatuteCounters& counters, const ValueSource& values) {
   if (!book.governs(rules)) {
     std::string list;
     for (const auto& v : book.variants) list += (list.empty() ? "" : ", ") + v;
     return Error("rulebook " + book.name + " governs " + list + ", not " + std::string(rules.name));
   }
-  if (moves_played < 0) return Error("moves played must be 0 or more");
+  if (Status s = check_statute_counters(book, counters); !s.ok()) return s.error();
   if (!p.is_valid()) return Error("invalid position");
   if (p.pieces(Color::White) == 0 || p.pieces(Color::Black) == 0)
     return Error("a side has no pieces: the game is over");
@@ -35,19 +87,19 @@ Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const P
     if (!c.judgeable) continue;
     const auto stronger = clause_covers(book, c, p, v.winner);
     if (!stronger) continue;
-    auto count = values.count_value(p, c.metric());
+    auto count = values.statute_count(book, c, p);
     if (!count) return count.error();
     ClauseJudgement j;
     j.id = c.id;
     j.number = c.number;
     j.summary = c.summary;
     j.limit = c.limit;
-    j.metric = c.metric();
+    j.moves_played = played_under(counters, c);
     j.stronger = *stronger;
     j.count = *count;
     j.winner = v.winner;
-    j.moves_needed = v.winner ? winner_moves(*count) : -1;
-    j.moves_left = c.limit - moves_played;
+    j.moves_needed = v.winner && count->wdl != Wdl::Draw ? winner_moves(*count) : -1;
+    j.moves_left = c.limit - j.moves_played;
     j.in_time = v.winner && j.moves_needed >= 0 && j.moves_needed <= j.moves_left;
     v.clauses.push_back(j);
     const int i = static_cast<int>(v.clauses.size()) - 1;
@@ -63,6 +115,7 @@ Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const P
 
   const ClauseJudgement* d = v.deciding_clause();
   std::string s;
+  auto played = [](const ClauseJudgement& x) { return std::to_string(x.moves_played) + " played"; };
   if (!d) {
     s = "no clause of " + book.name + " applies; ";
     s += v.winner ? std::string(colour_name(*v.winner)) + " wins (DTW " + std::to_string(v.value.plies) + " plies)"
@@ -72,18 +125,31 @@ Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const P
         " moves (" + std::to_string(std::max(0, d->moves_left)) + " left)";
   } else if (v.wins_in_time) {
     s = std::string(colour_name(*v.winner)) + " wins in time: " + d->number + " allows " + std::to_string(d->limit) +
-        " moves, " + std::to_string(moves_played) + " played, " + std::to_string(d->moves_left) +
-        " left; the win needs " + std::to_string(d->moves_needed) + " (" + count_phrase(*d) + ")";
+        " moves, " + played(*d) + ", " + std::to_string(d->moves_left) + " left; the win needs " +
+        std::to_string(d->moves_needed) + " (" + count_phrase(*d) + ")";
+  } else if (d->moves_needed < 0) {
+    s = "draw by " + d->number + ": every way " + colour_name(*v.winner) +
+        " has to win leaves the balance into a position the statute draws (limit " + std::to_string(d->limit) + ", " +
+        played(*d) + "); without the statute " + colour_name(*v.winner) + " wins";
   } else {
     s = "draw by " + d->number + ": " + colour_name(*v.winner) + " needs " + std::to_string(d->moves_needed) +
         " moves (" + count_phrase(*d) + ") but " +
         (d->moves_left > 0 ? "only " + std::to_string(d->moves_left) + " are left"
                            : std::string("the limit is already reached")) +
-        " (limit " + std::to_string(d->limit) + ", " + std::to_string(moves_played) + " played); without the statute " +
+        " (limit " + std::to_string(d->limit) + ", " + played(*d) + "); without the statute " +
         colour_name(*v.winner) + " wins";
   }
   v.summary = s;
   return v;
+}
+
+Expected<StatuteVerdict> judge_with_tables(std::string_view rulebook, const Rules& rules, const Position& p,
+                                           const StatuteCounters& counters, const std::filesystem::path& tables_dir,
+                                           const std::filesystem::path& exe_dir) {
+  auto book = load_rulebook(rulebook, rulebook_search_path(exe_dir));
+  if (!book) return book.error();
+  TableDirValues values(rules, tables_dir);
+  return judge(*book, rules, p, counters, values);
 }
 
 Expected<StatuteVerdict> judge_with_tables(std::string_view rulebook, const Rules& rules, const Position& p,
@@ -110,7 +176,8 @@ nlohmann::ordered_json verdict_json(const StatuteVerdict& v) {
                        {"clause", j.number},
                        {"summary", j.summary},
                        {"limit", j.limit},
-                       {"metric", count_metric_name(j.metric)},
+                       {"moves_played", j.moves_played},
+                       {"count_kind", "statute-aware"},
                        {"stronger", colour(j.stronger)},
                        {"count", value(j.count)},
                        {"moves_needed", j.moves_needed < 0 ? json(nullptr) : json(j.moves_needed)},

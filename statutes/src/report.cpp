@@ -20,7 +20,7 @@ const char* colour_word(Color c) { return c == Color::White ? "White" : "Black";
 struct ClauseWork {
   const Clause* clause = nullptr;
   ClauseReport report;
-  std::optional<Example> shortest_over;  // the example when the clause saves wins
+  std::optional<Example> shortest_over;  // the example when the clause turns wins into draws inside the balance
   std::optional<Example> draw_example;   // the example otherwise
   std::optional<Example> any_example;
 };
@@ -55,15 +55,64 @@ std::string missing_text(const ClauseReport& r) {
   return s;
 }
 
-std::string value_text(Value v) {
-  if (v.wdl == Wdl::Draw) return "draw";
-  return std::string(v.wdl == Wdl::Win ? "win" : "loss") + " in " + std::to_string(v.plies) + " plies";
-}
-
 std::string winner_text(const Position& p, Value v) {
   if (v.wdl == Wdl::Draw) return "draw";
   const Color w = v.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
   return std::string(colour_word(w)) + " wins";
+}
+
+// Whether move m from p ends the clause's count (leaves its balance).
+bool ends_count(const Clause& c, const Position& p, const Move& m) {
+  if (m.is_capture() || m.promotes) return true;
+  const bool man = (p.men[idx(p.side_to_move)] & bit(m.from)) != 0;
+  return man && (c.restarts & kRestartManMove);
+}
+
+// The line the count measures (Example::line): from p, the side to move
+// plays the move that keeps its count's value (the winner the quickest way to
+// the end of the count, the defender the slowest), until the count ends.
+Expected<std::vector<Move>> count_line(const Rulebook& book, const Clause& c, const Position& start,
+                                       const ValueSource& values) {
+  std::vector<Move> line;
+  Position p = start;
+  MoveList moves;
+  for (int guard = 0; guard < 4096; ++guard) {
+    auto v = values.statute_count(book, c, p);
+    if (!v) return v.error();
+    if (v->wdl == Wdl::Draw || v->plies == 0) return line;
+    generate_moves(values.rules(), p, moves);
+    std::optional<Move> best;
+    bool ends = false;
+    for (const Move& m : moves) {
+      const Position q = apply(p, m);
+      if (ends_count(c, p, m)) {
+        auto e = values.statute_value(book, c, q);
+        if (!e) return e.error();
+        // An exit is worth 1 ply: a winning exit ends a count of 1; a loser's exit at 1 too.
+        const bool good = v->wdl == Wdl::Win ? (e->wdl == Wdl::Loss && v->plies == 1)
+                                             : (e->wdl == Wdl::Win && v->plies == 1);
+        if (good) {
+          best = m;
+          ends = true;
+          break;
+        }
+        continue;
+      }
+      auto w = values.statute_count(book, c, q);
+      if (!w) return w.error();
+      const bool good = v->wdl == Wdl::Win ? (w->wdl == Wdl::Loss && w->plies + 1 == v->plies)
+                                           : (w->wdl == Wdl::Win && w->plies + 1 == v->plies);
+      if (good) {
+        best = m;
+        break;
+      }
+    }
+    if (!best) return Error("count line: no move keeps the count at " + to_fen(values.rules(), p));
+    line.push_back(*best);
+    if (ends) return line;
+    p = apply(p, *best);
+  }
+  return Error("count line: longer than 4096 plies");
 }
 
 void finish_clause(ClauseWork& w, const Rules& rules) {
@@ -73,8 +122,9 @@ void finish_clause(ClauseWork& w, const Rules& rules) {
     for (int s = 0; s < 2; ++s) r.total[s].add(mf.side[s]);
   if (w.shortest_over) {
     r.example = w.shortest_over;
-    r.example_caption = "won in " + std::to_string(w.shortest_over->moves_needed) + " moves, over the limit of " +
-                        std::to_string(c.limit) + ": the clause makes it a draw";
+    r.example_caption = "won in plain play, but the winner needs " + std::to_string(w.shortest_over->moves_needed) +
+                        " moves inside the balance, over the limit of " + std::to_string(c.limit) +
+                        ": the clause makes it a draw";
   } else if (w.draw_example) {
     r.example = w.draw_example;
     r.example_caption = "a covered position drawn with perfect play";
@@ -88,16 +138,19 @@ void finish_clause(ClauseWork& w, const Rules& rules) {
     return;
   }
   std::string v;
-  if (r.over_limit() == 0) {
-    v = "the limit suffices for every won position";
+  if (r.into_draws() == 0) {
+    v = "the limit suffices: every covered position won in plain play is still won under the clause";
     if (r.longest)
       v += " (longest win: " + std::to_string(r.longest->moves_needed) + " of " + std::to_string(c.limit) +
            " moves, e.g. " + fen(rules, r.longest->position) + ")";
     else
       v += " (no covered position is won)";
   } else {
-    v = std::to_string(r.over_limit()) + " won positions need more moves (longest: " +
-        std::to_string(r.longest_moves()) + "), e.g. " + fen(rules, r.longest->position);
+    v = std::to_string(r.into_draws()) + " positions won in plain play are turned into draws: " +
+        std::to_string(r.over_limit()) + " need more than " + std::to_string(c.limit) +
+        " moves inside the balance (most: " + std::to_string(r.longest_needed()) + ")";
+    const std::uint64_t drawn = r.total[0].exit_drawn() + r.total[1].exit_drawn();
+    if (drawn) v += ", " + std::to_string(drawn) + " can only leave the balance into a position the clause draws";
   }
   if (!missing.empty()) v += "; judged on the tables present only, " + missing;
   r.verdict = v;
@@ -110,11 +163,13 @@ void SideFigures::add(const SideFigures& o) {
   white_wins += o.white_wins;
   draws += o.draws;
   black_wins += o.black_wins;
+  sa_white_wins += o.sa_white_wins;
+  sa_draws += o.sa_draws;
+  sa_black_wins += o.sa_black_wins;
+  into_draws += o.into_draws;
   over_limit += o.over_limit;
   longest = std::max(longest, o.longest);
-  longest_dtc = std::max(longest_dtc, o.longest_dtc);
-  longest_dtw = std::max(longest_dtw, o.longest_dtw);
-  dtc_differs_from_dtw += o.dtc_differs_from_dtw;
+  longest_needed = std::max(longest_needed, o.longest_needed);
 }
 
 Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const ValueSource& values,
@@ -164,23 +219,19 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
     }
     const SolvedTable& t = **table;
     rep.largest_table = std::max(rep.largest_table, m.pieces());
-    const std::vector<std::uint16_t>* kings_only = nullptr;
-    for (std::size_t i : covering) {
-      if (work[i].clause->metric() == CountMetric::KingsOnly && !kings_only) {
-        auto k = values.kings_only(m);
-        if (!k) return k.error();
-        kings_only = *k;
-      }
+    std::vector<const std::vector<std::uint16_t>*> counts(covering.size());
+    for (std::size_t k = 0; k < covering.size(); ++k) {
+      auto sc = values.statute_counts(book, *work[covering[k]].clause, m);
+      if (!sc) return sc.error();
+      counts[k] = *sc;
     }
     std::vector<MaterialFigures> figs(covering.size());
     for (MaterialFigures& f : figs) f.material = m;
     const MaterialIndex index(m);
     const std::uint64_t n = table_slots(index);
-    if (t.dtw.size() != n || t.dtc.size() != n) return Error("table " + m.name() + " has the wrong size");
+    if (t.dtw.size() != n) return Error("table " + m.name() + " has the wrong size");
     for (std::uint64_t s = 0; s < n; ++s) {
       const Value dtw = Value::decode(t.dtw[s]);
-      const Value dtc = Value::decode(t.dtc[s]);
-      const Value ko = kings_only ? Value::decode((*kings_only)[s]) : dtc;
       const Position p0 = position_at(index, s);
       // A symmetric material stores White to move only; Black to move is
       // the colour-reversed image, with the same value.
@@ -196,26 +247,30 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
           if (!stronger) continue;
           SideFigures& f = figs[k].side[idx(p.side_to_move)];
           ++f.positions;
-          const Value cv = c.metric() == CountMetric::KingsOnly ? ko : c.metric() == CountMetric::DTW ? dtw : dtc;
-          if (!w.any_example) w.any_example = Example{p, cv, dtc, dtw, winner_moves(cv)};
+          const Value count = Value::decode((*counts[k])[s]);
+          const Value sa = limit_count(count, c.limit);
+          const int need = count.wdl == Wdl::Draw ? -1 : winner_moves(count);
+          const Example e{p, count, sa, dtw, need, {}};
+          if (!w.any_example) w.any_example = e;
+          if (sa.wdl == Wdl::Draw) ++f.sa_draws;
+          else ((sa.wdl == Wdl::Win) == (p.side_to_move == Color::White) ? f.sa_white_wins : f.sa_black_wins)++;
           if (!winner) {
             ++f.draws;
-            if (!w.draw_example && p.side_to_move == *stronger) w.draw_example = Example{p, cv, dtc, dtw, -1};
+            if (!w.draw_example && p.side_to_move == *stronger) w.draw_example = e;
             continue;
           }
           (*winner == Color::White ? f.white_wins : f.black_wins)++;
-          const int need = winner_moves(cv);
-          const Example e{p, cv, dtc, dtw, need};
-          if (need > f.longest) f.longest = need;
-          f.longest_dtc = std::max(f.longest_dtc, winner_moves(dtc));
-          f.longest_dtw = std::max(f.longest_dtw, winner_moves(dtw));
-          if (dtc.plies != dtw.plies) ++f.dtc_differs_from_dtw;
-          if (!w.report.longest || need > w.report.longest->moves_needed) w.report.longest = e;
-          if (need > c.limit) {
-            ++f.over_limit;
-            keep_saved(w.report.saved, e, options.examples);
-            if (!w.shortest_over || need < w.shortest_over->moves_needed) w.shortest_over = e;
+          f.longest_needed = std::max(f.longest_needed, need);
+          if (sa.wdl != Wdl::Draw) {
+            if (need > f.longest) f.longest = need;
+            if (!w.report.longest || need > w.report.longest->moves_needed) w.report.longest = e;
+            continue;
           }
+          ++f.into_draws;
+          if (need < 0) continue;  // every winning exit is a statute draw
+          ++f.over_limit;
+          keep_saved(w.report.saved, e, options.examples);
+          if (!w.shortest_over || need < w.shortest_over->moves_needed) w.shortest_over = e;
         }
       }
     }
@@ -224,6 +279,18 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
         work[covering[k]].report.materials.push_back(figs[k]);
   }
   for (ClauseWork& w : work) {
+    // The lines of the quoted positions.
+    for (std::optional<Example>* e : {&w.report.longest, &w.shortest_over, &w.draw_example, &w.any_example})
+      if (*e && (**e).count.wdl != Wdl::Draw) {
+        auto line = count_line(book, *w.clause, (**e).position, values);
+        if (!line) return line.error();
+        (**e).line = std::move(*line);
+      }
+    for (Example& e : w.report.saved) {
+      auto line = count_line(book, *w.clause, e.position, values);
+      if (!line) return line.error();
+      e.line = std::move(*line);
+    }
     finish_clause(w, rules);
     rep.clauses.push_back(std::move(w.report));
   }
@@ -232,44 +299,76 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
 
 // ------------------------------------------------------------------- text
 
+namespace {
+
+// Moves numbered by full moves: "1. c3-d4 h8-g7 2. ..." or "1... h8-g7 2. ...".
+std::string line_text(const Rules& r, Position p, const std::vector<Move>& line) {
+  std::string s;
+  int number = 1;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const bool first_side = p.side_to_move == r.first_to_move;
+    if (first_side) s += (s.empty() ? "" : " ") + std::to_string(number) + ". ";
+    else if (i == 0) s += std::to_string(number) + "... ";
+    else s += " ";
+    s += move_to_string(r, p, line[i]);
+    p = apply(p, line[i]);
+    if (!first_side) ++number;
+  }
+  return s;
+}
+
+std::string reading_of_count(const Clause& c) {
+  std::string s = "the count starts at 0 in a covered position and runs in moves of the side that wins while the "
+                  "balance holds; it ends at a capture or a promotion";
+  if (c.restarts & kRestartManMove) s += " or a man move";
+  s += " (the position reached is judged by the entry of " + c.number +
+       " covering it, with a fresh count, else by plain play); the winner must end it, still winning, within " +
+       std::to_string(c.limit) + " moves";
+  return s;
+}
+
+}  // namespace
+
+std::string example_line(const Rules& rules, const Example& e) { return line_text(rules, e.position, e.line); }
+
 std::string report_text(const StatuteReport& rep, const Rules& rules) {
   std::ostringstream o;
   char buf[512];
   o << rep.book_title << "\n";
-  o << "Source: " << rep.book_source << "\n";
+  o << "Rulebook: data/rulebooks/" << rep.book_name << ".json (" << rep.book_source << ")\n";
   o << "Judged against " << rep.variant << " " << rep.tables << " (materials up to " << rep.max_pieces
     << " pieces considered; "
     << (rep.largest_table ? "tables present up to " + std::to_string(rep.largest_table) + " pieces"
                           : std::string("no table present"))
     << ")\n";
   if (!rep.book_counting.empty()) o << "Counting: " << rep.book_counting << "\n";
-  o << "A won position whose count is d plies needs ceil(d/2) moves of the winner with the winner to move,\n"
-       "floor(d/2) with the defender to move.  Materials are written with White as the side with more pieces.\n";
+  o << "Statute-aware values: a covered position is still won under a clause when the side that wins with perfect\n"
+       "play can end the clause's count (started at 0) still winning within the limit; a win in d plies needs\n"
+       "ceil(d/2) moves with the winner to move, floor(d/2) with the defender to move.  Materials are written\n"
+       "with White as the side with more pieces.  Table formats: FORMAT.md; commands: README.md.\n";
   for (const ClauseReport& r : rep.clauses) {
     const Clause& c = r.clause;
     o << "\n" << c.id << "  " << c.summary << "\n";
+    o << "  text        " << c.text << "\n";
     o << "  material    " << c.material_text() << "\n";
     o << "  position    " << c.condition_text() << "\n";
-    o << "  limit       " << c.limit << " moves; "
-      << (c.metric() == CountMetric::DTW ? "nothing restarts the count, it runs to the end of the game (measured by DTW)"
-          : c.metric() == CountMetric::DTC
-              ? "the count restarts on " + c.restarts_text() + " (measured by DTC)"
-              : "the count restarts on " + c.restarts_text() + " (measured by the kings-only distance)")
-      << "\n";
+    o << "  limit       " << c.limit << " moves\n";
+    o << "  count       " << reading_of_count(c) << "\n";
     o << "  goal        " << c.goal << "\n";
     if (!c.reading.empty()) o << "  reading     " << c.reading << "\n";
     if (!r.materials.empty()) {
-      std::snprintf(buf, sizeof buf, "  %-10s %-7s %10s %10s %10s %10s %7s %5s %5s %10s\n", "material", "to move",
-                    "positions", "White wins", "draws", "Black wins", "longest", "DTC", "DTW", "over limit");
+      std::snprintf(buf, sizeof buf, "  %-10s %-7s %10s | %9s %9s %9s | %9s %9s %9s | %7s %7s %10s\n", "material",
+                    "to move", "positions", "W wins", "draws", "B wins", "W wins", "draws", "B wins", "longest",
+                    "needed", "into draws");
+      o << "  " << std::string(30, ' ') << "| plain play                    | under the clause              |\n";
       o << buf;
       auto moves = [](int m) { return m < 0 ? std::string("-") : std::to_string(m); };
       auto row = [&](const std::string& name, const char* side, const SideFigures& f) {
-        std::snprintf(buf, sizeof buf, "  %-10s %-7s %10llu %10llu %10llu %10llu %7s %5s %5s %10llu\n", name.c_str(),
-                      side, static_cast<unsigned long long>(f.positions),
-                      static_cast<unsigned long long>(f.white_wins), static_cast<unsigned long long>(f.draws),
-                      static_cast<unsigned long long>(f.black_wins), moves(f.longest).c_str(),
-                      moves(f.longest_dtc).c_str(), moves(f.longest_dtw).c_str(),
-                      static_cast<unsigned long long>(f.over_limit));
+        auto u = [](std::uint64_t x) { return static_cast<unsigned long long>(x); };
+        std::snprintf(buf, sizeof buf, "  %-10s %-7s %10llu | %9llu %9llu %9llu | %9llu %9llu %9llu | %7s %7s %10llu\n",
+                      name.c_str(), side, u(f.positions), u(f.white_wins), u(f.draws), u(f.black_wins),
+                      u(f.sa_white_wins), u(f.sa_draws), u(f.sa_black_wins), moves(f.longest).c_str(),
+                      moves(f.longest_needed).c_str(), u(f.into_draws));
         o << buf;
       };
       for (const MaterialFigures& mf : r.materials) {
@@ -280,30 +379,28 @@ std::string report_text(const StatuteReport& rep, const Rules& rules) {
         row("total", "White", r.total[0]);
         row("total", "Black", r.total[1]);
       }
-      o << "  (longest: most moves a won position needs, counted as the clause counts; DTC: counted to the next\n"
-           "  capture or promotion; DTW: to the end of the game; over limit: won positions needing more than "
-        << c.limit << ")\n";
-      const std::uint64_t differs = r.total[0].dtc_differs_from_dtw + r.total[1].dtc_differs_from_dtw;
-      if (differs)
-        o << "  DTC and DTW differ in " << differs << " of " << r.wins()
-          << " won positions (the win goes on after a capture or promotion, e.g. a sacrifice the defender must take)\n";
-      else if (r.wins())
-        o << "  DTC equals DTW in every won position\n";
+      o << "  (longest: most moves of the winner among the wins that survive the clause; needed: most moves any\n"
+           "  plain win needs to end the count; into draws: plain wins the clause turns into draws)\n";
     }
     o << "  verdict     " << r.verdict << "\n";
     if (r.over_limit()) {
-      o << "  into draws  " << r.over_limit() << " won positions (White to move " << r.total[0].over_limit
-        << ", Black to move " << r.total[1].over_limit << "); the longest:\n";
-      for (const Example& e : r.saved)
+      o << "  into draws  " << r.over_limit() << " won positions need more than " << c.limit
+        << " moves inside the balance; the longest, with the line the count measures:\n";
+      for (const Example& e : r.saved) {
         o << "              " << fen(rules, e.position) << "  " << winner_text(e.position, e.dtw) << ", needs "
           << e.moves_needed << " moves\n";
+        o << "                " << line_text(rules, e.position, e.line) << "\n";
+      }
     } else if (r.positions()) {
-      o << "  into draws  none\n";
+      o << "  into draws  " << (r.into_draws() ? "none inside the balance" : "none") << "\n";
     }
   }
   if (!rep.not_judgeable.empty()) {
     o << "\nClauses a table cannot judge:\n";
-    for (const Clause& c : rep.not_judgeable) o << "  " << c.id << "  " << c.summary << " -- " << c.reason << "\n";
+    for (const Clause& c : rep.not_judgeable) {
+      o << "  " << c.id << "  " << c.summary << " -- " << c.reason << "\n";
+      o << "      " << c.text << "\n";
+    }
   }
   return o.str();
 }
@@ -312,13 +409,16 @@ std::string report_text(const StatuteReport& rep, const Rules& rules) {
 
 namespace {
 
+json opt_int(int x) { return x < 0 ? json(nullptr) : json(x); }
+
 json side_json(const SideFigures& f) {
-  return {{"positions", f.positions},       {"white_wins", f.white_wins},
-          {"draws", f.draws},               {"black_wins", f.black_wins},
-          {"over_limit", f.over_limit},     {"longest_moves", f.longest < 0 ? json(nullptr) : json(f.longest)},
-          {"longest_dtc_moves", f.longest_dtc < 0 ? json(nullptr) : json(f.longest_dtc)},
-          {"longest_dtw_moves", f.longest_dtw < 0 ? json(nullptr) : json(f.longest_dtw)},
-          {"dtc_differs_from_dtw", f.dtc_differs_from_dtw}};
+  return {{"positions", f.positions},
+          {"plain", {{"white_wins", f.white_wins}, {"draws", f.draws}, {"black_wins", f.black_wins}}},
+          {"statute_aware", {{"white_wins", f.sa_white_wins}, {"draws", f.sa_draws}, {"black_wins", f.sa_black_wins}}},
+          {"turned_into_draws", f.into_draws},
+          {"over_limit", f.over_limit},
+          {"longest_moves", opt_int(f.longest)},
+          {"longest_needed_moves", opt_int(f.longest_needed)}};
 }
 
 const char* result_word(const Position& p, Value v) {
@@ -327,30 +427,27 @@ const char* result_word(const Position& p, Value v) {
   return w == Color::White ? "white wins" : "black wins";
 }
 
+json value_json(Value v) {
+  return {{"result", v.wdl == Wdl::Win ? "win" : v.wdl == Wdl::Loss ? "loss" : "draw"}, {"plies", v.plies}};
+}
+
 json example_json(const Example& e, const Rules& rules) {
-  json j = {{"fen", to_fen(rules, e.position)},
-            {"to_move", e.position.side_to_move == Color::White ? "white" : "black"},
-            {"result", result_word(e.position, e.dtw)},
-            {"count", value_text(e.count)},
-            {"count_plies", e.count.plies},
-            {"dtc_plies", e.dtc.plies},
-            {"dtw_plies", e.dtw.plies}};
-  if (e.moves_needed >= 0) j["moves_needed"] = e.moves_needed;
-  return j;
+  return {{"fen", to_fen(rules, e.position)},
+          {"to_move", e.position.side_to_move == Color::White ? "white" : "black"},
+          {"plain_result", result_word(e.position, e.dtw)},
+          {"statute_result", result_word(e.position, e.statute)},
+          {"count", value_json(e.count)},
+          {"dtw", value_json(e.dtw)},
+          {"moves_needed", opt_int(e.moves_needed)},
+          {"line", line_text(rules, e.position, e.line)}};
 }
 
 json count_json(const CountSpec& c) {
-  if (c.min == c.max) return c.min;
-  if (c.max == INT_MAX) return std::to_string(c.min) + "+";
-  return {{"min", c.min}, {"max", c.max}};
+  return {{"min", c.min}, {"max", c.max == INT_MAX ? json(nullptr) : json(c.max)}};
 }
 
 json side_spec_json(const SideSpec& s) {
-  json j = json::object();
-  if (!s.kings.is_any()) j["kings"] = count_json(s.kings);
-  if (!s.men.is_any()) j["men"] = count_json(s.men);
-  if (s.pieces.min > 1 || s.pieces.max != INT_MAX) j["pieces"] = count_json(s.pieces);
-  return j;
+  return {{"kings", count_json(s.kings)}, {"men", count_json(s.men)}, {"pieces", count_json(s.pieces)}};
 }
 
 }  // namespace
@@ -365,20 +462,17 @@ nlohmann::ordered_json report_json(const StatuteReport& rep, const Rules& rules)
     json conds = json::array();
     for (Condition k : c.conditions) conds.push_back(condition_name(k));
     json restarts = json::array();
-    if (c.restarts & kRestartCapture) restarts.push_back("capture");
-    if (c.restarts & kRestartPromotion) restarts.push_back("promotion");
+    restarts.push_back("capture");
+    restarts.push_back("promotion");
     if (c.restarts & kRestartManMove) restarts.push_back("man_move");
     json mats = json::array();
     for (const MaterialFigures& mf : r.materials)
       mats.push_back({{"material", mf.material.name()},
                       {"white_to_move", side_json(mf.side[0])},
                       {"black_to_move", side_json(mf.side[1])}});
-    json missing = json::object();
-    for (const auto& [pieces, ms] : r.missing) {
-      json names = json::array();
-      for (const Material& m : ms) names.push_back(m.name());
-      missing[std::to_string(pieces)] = names;
-    }
+    json missing = json::array();
+    for (const auto& [pieces, ms] : r.missing)
+      for (const Material& m : ms) missing.push_back(m.name());
     json saved = json::array();
     for (const Example& e : r.saved) saved.push_back(example_json(e, rules));
     json j = {{"id", c.id},
@@ -389,34 +483,43 @@ nlohmann::ordered_json report_json(const StatuteReport& rep, const Rules& rules)
               {"position", conds},
               {"except", c.except},
               {"limit", c.limit},
-              {"restarts", restarts},
-              {"metric", count_metric_name(c.metric())},
+              {"count_ends_on", restarts},
+              {"count_reading", reading_of_count(c)},
               {"goal", c.goal},
               {"reading", c.reading},
               {"judged", r.positions() > 0},
-              {"covered", {{"white_to_move", r.total[0].positions}, {"black_to_move", r.total[1].positions}}},
               {"totals", {{"white_to_move", side_json(r.total[0])}, {"black_to_move", side_json(r.total[1])}}},
               {"materials", mats},
               {"tables_missing", missing},
-              {"limit_suffices", r.positions() > 0 && r.over_limit() == 0},
-              {"over_limit", r.over_limit()},
-              {"turned_into_draws", {{"count", r.over_limit()}, {"longest", saved}}},
+              {"limit_suffices", r.positions() > 0 && r.into_draws() == 0},
+              {"turned_into_draws",
+               {{"count", r.into_draws()},
+                {"over_limit", r.over_limit()},
+                {"exit_drawn", r.into_draws() - r.over_limit()},
+                {"examples", saved}}},
+              {"longest_win", r.longest ? example_json(*r.longest, rules) : json(nullptr)},
+              {"example", r.example ? example_json(*r.example, rules) : json(nullptr)},
+              {"example_caption", r.example_caption},
               {"verdict", r.verdict}};
-    j["longest_win"] = r.longest ? example_json(*r.longest, rules) : json(nullptr);
-    j["example"] = r.example ? example_json(*r.example, rules) : json(nullptr);
-    j["example_caption"] = r.example_caption;
     clauses.push_back(j);
   }
   json nj = json::array();
   for (const Clause& c : rep.not_judgeable)
     nj.push_back({{"id", c.id}, {"clause", c.number}, {"summary", c.summary}, {"text", c.text}, {"reason", c.reason}});
-  return {{"rulebook", {{"name", rep.book_name}, {"title", rep.book_title}, {"source", rep.book_source},
-                        {"counting", rep.book_counting}}},
+  return {{"schema", "damka-statutes-report/2"},
+          {"rulebook",
+           {{"name", rep.book_name},
+            {"file", "data/rulebooks/" + rep.book_name + ".json"},
+            {"title", rep.book_title},
+            {"source", rep.book_source},
+            {"counting", rep.book_counting}}},
           {"variant", rep.variant},
           {"tables", rep.tables},
           {"max_pieces_considered", rep.max_pieces},
           {"largest_table_pieces", rep.largest_table},
-          {"counting_rule", "a won position whose count is d plies needs ceil(d/2) moves of the winner with the winner to move, floor(d/2) with the defender to move"},
+          {"counting_rule", "statute-aware: a covered position is still won when the side that wins with perfect play "
+                            "can end the clause's count, still winning, within the limit; a win in d plies needs "
+                            "ceil(d/2) moves of the winner with the winner to move, floor(d/2) with the defender to move"},
           {"clauses", clauses},
           {"not_judgeable", nj}};
 }

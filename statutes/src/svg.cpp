@@ -115,20 +115,26 @@ std::vector<std::string> caption_lines(const std::vector<std::string>& caption) 
 
 std::string colour_word(Color c) { return c == Color::White ? "White" : "Black"; }
 
+// Plain words: who is to move, who wins with and without the clause, and how
+// many moves the winner needs against the limit.
 std::vector<std::string> example_caption(const Rules& rules, const Example& e, const std::string& head,
                                          const Clause& c) {
-  std::vector<std::string> cap{head, to_fen(rules, e.position)};
-  std::string who = colour_word(e.position.side_to_move) + " to move; ";
+  std::vector<std::string> cap{head, "Position: " + to_fen(rules, e.position)};
+  std::string who = colour_word(e.position.side_to_move) + " to move. ";
   if (e.dtw.wdl == Wdl::Draw) {
-    who += "a draw with perfect play";
+    who += "A draw with best play, with or without the clause.";
   } else {
     const Color w = e.dtw.wdl == Wdl::Win ? e.position.side_to_move : opposite(e.position.side_to_move);
-    who += colour_word(w) + " wins: needs " + std::to_string(e.moves_needed) + " moves, limit " +
-           std::to_string(c.limit) + " (";
-    if (c.metric() == CountMetric::KingsOnly) who += "kings-only " + std::to_string(e.count.plies) + " plies, ";
-    who += "DTC " + std::to_string(e.dtc.plies) + " plies, DTW " + std::to_string(e.dtw.plies) + " plies)";
+    who += colour_word(w) + " wins with best play";
+    if (e.moves_needed >= 0)
+      who += " and needs " + std::to_string(e.moves_needed) + " " + (e.moves_needed == 1 ? "move" : "moves") +
+             " to finish what the clause asks, against a limit of " + std::to_string(c.limit) + ": ";
+    else
+      who += ", but every way to win leaves the balance into a position the clause draws: ";
+    who += e.statute.wdl == Wdl::Draw ? "the clause makes it a draw." : "still a win under the clause.";
   }
   cap.push_back(who);
+  if (!e.line.empty()) cap.push_back("Line: " + example_line(rules, e));
   return cap;
 }
 
@@ -146,13 +152,13 @@ std::string board_svg(const Rules& rules, const Position& p, const std::vector<s
   return o.str();
 }
 
-std::string clause_svg(const ClauseReport& r, const Rules& rules) {
+std::string clause_svg(const StatuteReport& rep, const ClauseReport& r, const Rules& rules) {
   const Clause& c = r.clause;
   std::vector<std::vector<std::string>> caps;
   std::vector<Position> boards;
   if (r.longest) {
     boards.push_back(r.longest->position);
-    caps.push_back(caption_lines(example_caption(rules, *r.longest, "Longest win under this clause", c)));
+    caps.push_back(caption_lines(example_caption(rules, *r.longest, "Longest win that survives the clause", c)));
   }
   if (r.example && !(r.longest && r.example->position == r.longest->position)) {
     boards.push_back(r.example->position);
@@ -160,11 +166,20 @@ std::string clause_svg(const ClauseReport& r, const Rules& rules) {
   }
   const int panels = std::max<int>(2, static_cast<int>(boards.size()));
   const int width = panels * (kPanel + 16) + 16;
-  std::vector<std::string> title = wrap(c.id + ": " + c.summary, static_cast<std::size_t>((width - 32) / 10));
+  std::vector<std::string> title =
+      wrap(std::string(rules.display_name) + ", rulebook " + rep.book_name + ", clause " + c.id + ": " + c.summary,
+           static_cast<std::size_t>((width - 32) / 10));
   std::vector<std::string> foot = wrap("Verdict: " + r.verdict, static_cast<std::size_t>((width - 32) / 7.5));
-  std::string metric(count_metric_name(c.metric()));
-  for (char& ch : metric) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  foot.push_back("Moves counted by " + metric + (boards.empty() ? "." : "; the green line is the main road a1-h8."));
+  const std::vector<std::string> legend = {
+      "How to read it: White pieces are light, Black pieces dark; a ring with K marks a king.",
+      "The green line is the main road a1-h8.",
+      "A move is one move of each side; the clause counts the moves of the side that wins, from the moment the "
+      "balance of forces arose, until a capture or a promotion" +
+          std::string(c.restarts & kRestartManMove ? " or a move of a man" : "") + " changes it.",
+      "Under the clause a won position stays won only if the winner gets there within " + std::to_string(c.limit) +
+          " moves."};
+  for (const std::string& l : legend)
+    for (const std::string& w : wrap(l, static_cast<std::size_t>((width - 32) / 7.5))) foot.push_back(w);
   if (boards.empty()) foot.insert(foot.begin(), "No position of this clause is in the tables.");
   std::size_t cap_lines = 0;
   for (const auto& cp : caps) cap_lines = std::max(cap_lines, cp.size());
@@ -174,6 +189,8 @@ std::string clause_svg(const ClauseReport& r, const Rules& rules) {
   std::ostringstream o;
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height << "\" viewBox=\"0 0 "
     << width << " " << height << "\">\n";
+  o << "<title>" << xml(std::string(rules.display_name) + " - " + rep.book_name + " " + c.id + ": " + c.summary)
+    << "</title>\n";
   o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   int y = 24;
   for (const std::string& l : title) {
@@ -195,18 +212,30 @@ std::string clause_svg(const ClauseReport& r, const Rules& rules) {
 
 Expected<std::vector<std::filesystem::path>> write_svgs(const StatuteReport& rep, const Rules& rules,
                                                         const std::filesystem::path& dir) {
+  const std::filesystem::path sub = dir / std::string(rules.name) / rep.book_name;
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Error("cannot create " + dir.string() + ": " + ec.message());
+  std::filesystem::create_directories(sub, ec);
+  if (ec) return Error("cannot create " + sub.string() + ": " + ec.message());
   std::vector<std::filesystem::path> out;
   for (const ClauseReport& r : rep.clauses) {
     std::string id = r.clause.id;
     for (char& ch : id)
       if (ch == '/' || ch == '\\' || ch == ' ') ch = '_';
-    const std::filesystem::path p = dir / (rep.book_name + "-" + id + ".svg");
-    std::ofstream f(p, std::ios::binary);
-    f << clause_svg(r, rules);
-    if (!f) return Error("cannot write " + p.string());
+    const std::filesystem::path p = sub / (id + ".svg");
+    // Written to a temporary file, then renamed: an interrupted run leaves no half picture.
+    std::filesystem::path tmp = p;
+    tmp += ".tmp";
+    {
+      std::ofstream f(tmp, std::ios::binary);
+      f << clause_svg(rep, r, rules);
+      f.close();
+      if (!f) {
+        std::filesystem::remove(tmp, ec);
+        return Error("cannot write " + p.string());
+      }
+    }
+    std::filesystem::rename(tmp, p, ec);
+    if (ec) return Error("cannot write " + p.string() + ": " + ec.message());
     out.push_back(p);
   }
   return out;

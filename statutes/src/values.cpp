@@ -69,6 +69,125 @@ Expected<Value> ValueSource::count_value(const Position& p, CountMetric metric) 
   return Value::decode((**codes)[locate_slot(index_of(m), p)]);
 }
 
+MetricSpec statute_spec(const Clause& clause) {
+  std::uint8_t restarts = kExitCapture | kExitPromotion;
+  if (clause.restarts & kRestartManMove) restarts |= kExitManMove;
+  return MetricSpec{"statute", restarts, false, true, std::nullopt, clause.limit};
+}
+
+namespace {
+
+// The entry of clause's number (its family) that covers p, if any.
+const Clause* family_entry(const Rulebook& book, const Clause& clause, const Position& p) {
+  for (const Clause& e : book.clauses)
+    if (e.judgeable && e.number == clause.number && clause_covers(book, e, p)) return &e;
+  return nullptr;
+}
+
+std::pair<std::string, Material> statute_key(const Rulebook& book, const Clause& clause, const Material& m) {
+  return {book.name + "\n" + clause.id, m};
+}
+
+}  // namespace
+
+const std::vector<std::uint16_t>* ValueSource::cached_statute_counts(const Rulebook& book, const Clause& clause,
+                                                                     const Material& canonical) const {
+  auto it = statute_.find(statute_key(book, clause, canonical));
+  return it == statute_.end() ? nullptr : &it->second;
+}
+
+Expected<const std::vector<std::uint16_t>*> ValueSource::statute_counts(const Rulebook& book, const Clause& clause,
+                                                                        const Material& canonical) const {
+  if (!clause.judgeable) return Error("clause " + clause.id + " cannot be judged from tables");
+  if (const auto* c = cached_statute_counts(book, clause, canonical)) return c;
+  auto t = table(canonical);
+  if (!t) return t.error();
+  if (!*t) return Error("no table for " + canonical.name() + " (" + describe() + ")");
+  // The balances the exits reach first (not from inside the engine's threads).
+  for (const Material& s : successors(canonical)) {
+    if (!has_table(s)) return Error("no table for " + s.name() + " (" + describe() + "), which " + canonical.name() +
+                                    " converts into");
+    for (const Clause& e : book.clauses) {
+      if (!e.judgeable || e.number != clause.number || !clause_matches_material(book, e, s)) continue;
+      auto sub = statute_counts(book, e, s);
+      if (!sub) return sub.error();
+    }
+  }
+  auto codes = compute_statute_counts(book, clause, **t, *this);
+  if (!codes) return codes.error();
+  return &statute_.emplace(statute_key(book, clause, canonical), std::move(*codes)).first->second;
+}
+
+Expected<Value> ValueSource::statute_count(const Rulebook& book, const Clause& clause, const Position& p) const {
+  if (!p.is_valid()) return Error("invalid position");
+  if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
+  const Material m = material_of(p).canonical();
+  auto codes = statute_counts(book, clause, m);
+  if (!codes) return codes.error();
+  return Value::decode((**codes)[locate_slot(index_of(m), p)]);
+}
+
+Expected<Value> ValueSource::statute_value(const Rulebook& book, const Clause& clause, const Position& p) const {
+  if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
+  const Clause* e = family_entry(book, clause, p);
+  if (!e) return value(p, Metric::WDL);
+  const Material m = material_of(p).canonical();
+  const std::vector<std::uint16_t>* codes = cached_statute_counts(book, *e, m);
+  if (!codes) {
+    auto c = statute_counts(book, *e, m);
+    if (!c) return c.error();
+    codes = *c;
+  }
+  return limit_count(Value::decode((*codes)[locate_slot(index_of(m), p)]), e->limit);
+}
+
+// The clause's count as the pass engine's limited count (statute_spec): the
+// material's balance solved level by level, exits valued by statute_value.
+// Plain play bounds the result: a statute-aware win is a plain win.
+Expected<std::vector<std::uint16_t>> compute_statute_counts(const Rulebook& book, const Clause& clause,
+                                                            const SolvedTable& table, const ValueSource& values) {
+  const Material m = table.material;
+  if (!m.is_canonical()) return Error("compute_statute_counts: material " + m.name() + " is not canonical");
+  const std::uint64_t n = table_slots(index_of(m));
+  if (table.dtw.size() != n) return Error("compute_statute_counts: table " + m.name() + " has the wrong size");
+  for (const Material& s : successors(m)) {
+    auto t = values.table(s);
+    if (!t) return t.error();
+  }
+  // Exits read counts computed before the build; the lookups are read-only.
+  FunctionSuccessors succ([&](const Position& q) -> Expected<std::uint16_t> {
+    auto v = values.statute_value(book, clause, q);
+    if (!v) return v.error();
+    return v->wdl_only().encode();
+  });
+  MetricSet metrics{false, false, false};
+  struct Sink : ValueSink {
+    const SolvedTable& table;
+    int limit;
+    std::vector<std::uint16_t> codes;
+    std::string mismatch;
+    Sink(const SolvedTable& t, int l) : table(t), limit(l) {}
+    Status add(std::uint64_t first, std::span<const std::span<const std::uint16_t>> c) override {
+      for (std::size_t i = 0; i < c[0].size() && mismatch.empty(); ++i) {
+        const Wdl sa = limit_count(Value::decode(c[0][i]), limit).wdl;
+        if (sa != Wdl::Draw && sa != Value::decode(table.dtw[first + i]).wdl)
+          mismatch = "table " + table.material.name() + ": slot " + std::to_string(first + i) +
+                     " is won under the statutes but not in plain play (inconsistent tables)";
+      }
+      codes.insert(codes.end(), c[0].begin(), c[0].end());
+      return {};
+    }
+  } sink(table, clause.limit);
+  BuildOptions opt;
+  opt.metrics = metrics;
+  opt.limited = statute_spec(clause);
+  opt.threads = omp_get_max_threads();
+  BuildStats stats;
+  if (Status s = build_material(values.rules(), m, succ, sink, opt, stats); !s.ok()) return s.error();
+  if (!sink.mismatch.empty()) return Error(sink.mismatch);
+  return std::move(sink.codes);
+}
+
 Expected<const SolvedTable*> SolverValues::table(const Material& canonical) const {
   return solver_.table(canonical);
 }

@@ -118,6 +118,59 @@ TEST_F(Cli, StatutesReportRunsAndNamesMissingTables) {
   EXPECT_NE(r.out.find("3Kv1K"), std::string::npos);  // named as missing
 }
 
+TEST_F(Cli, ProbeCountsEachClauseOnItsOwn) {
+  const std::string t = " --tables " + dir_.string() + " ";
+  // --moves and --game count under a rulebook: without one, an error.
+  Outcome r = damka("probe" + t + "--moves 2.1.9.1.5=3 'W:WKa1,Kc3:BKh8'");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--rulebook"), std::string::npos) << r.out;
+  // A clause the book does not judge, a negative or malformed count.
+  for (const char* bad : {"2.1.9.1.9=1", "2.1.9.1.5=-2", "12", "2.1.9.1.5=1,2.1.9.1.5=2"}) {
+    r = damka("probe" + t + "--rulebook russian-federation --moves '" + std::string(bad) + "' 'W:WKa1,Kc3:BKh8'");
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
+  }
+  r = damka("probe --json" + t + "--rulebook russian-federation --moves 2.1.9.1.5=3,2.1.9.1.8=1 'W:WKa1,Kc3:BKh8'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["statutes"]["counters"]["2.1.9.1.5"], 3);
+  EXPECT_EQ(j["statutes"]["counters"]["2.1.9.1.8"], 1);
+  int seen = 0;
+  for (const auto& c : j["statutes"]["clauses"]) {
+    if (c["clause"] == "2.1.9.1.5") {
+      EXPECT_EQ(c["moves_played"], 3);
+      ++seen;
+    }
+    if (c["clause"] == "2.1.9.1.8") {
+      EXPECT_EQ(c["moves_played"], 1);
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, 2) << r.out;
+  // A game file: the position is where it ends, the counts come from it.
+  const fs::path game = fs::temp_directory_path() / ("damka-cli-game-" + std::to_string(::getpid()) + ".pdn");
+  {
+    std::ofstream f(game);
+    f << "[FEN \"W:WKa3,Kc1:BKh8\"]\n1. c1-d2 h8-g7 2. d2-c1 g7-h8 *\n";
+  }
+  r = damka("probe --json" + t + "--rulebook russian-federation --game " + game.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["statutes"]["counters"]["2.1.9.1.5"], 2) << r.out;
+  EXPECT_EQ(j["statutes"]["game_moves"], 4);
+  r = damka("probe" + t + "--rulebook russian-federation --game " + game.string() + " 'W:WKa1,Ke5:BKh8'");
+  EXPECT_EQ(r.code, 2) << r.out;  // the FEN is not where the game ends
+  fs::remove(game);
+}
+
+TEST_F(Cli, StatutesWithNoTableItNeedsFails) {
+  const fs::path empty = fs::temp_directory_path() / ("damka-cli-empty-" + std::to_string(::getpid()));
+  fs::create_directories(empty / "russian");
+  const Outcome r = damka("statutes --rulebook russian-federation -v russian --tables " + empty.string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("nothing to judge"), std::string::npos) << r.out;
+  fs::remove_all(empty);
+}
+
 TEST_F(Cli, DamagedTableFileIsReportedByName) {
   const fs::path copy = fs::temp_directory_path() / ("damka-cli-damaged-" + std::to_string(::getpid()));
   fs::remove_all(copy);

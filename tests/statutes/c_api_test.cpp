@@ -8,6 +8,7 @@
 
 #include "damka.h"
 #include "damka/generate.hpp"
+#include "damka/notation.hpp"
 #include "damka_statutes.h"
 
 namespace {
@@ -37,22 +38,46 @@ class StatutesCApi : public ::testing::Test {
 fs::path StatutesCApi::dir_;
 
 TEST_F(StatutesCApi, BothSidesOfTheMainRoadLimit) {
-  // The longest 3Kv1K win with a king on the main road: 13 moves of 15.
+  // The longest 3Kv1K win with a king on the main road: 11 moves of 15 (the
+  // count ends where the lone king must take a king).
   const char* fen = "W:WKa1,Kb2,Kc3:BKc1";
   damka_statute_verdict v;
-  ASSERT_EQ(damka_judge_statute_fen(tb_, "russian-federation", fen, 2, &v), DAMKA_OK) << damka_last_error();
+  ASSERT_EQ(damka_judge_statute_fen(tb_, "russian-federation", fen, 4, &v), DAMKA_OK) << damka_last_error();
   EXPECT_EQ(v.covered, 1);
   EXPECT_EQ(v.winner, DAMKA_WHITE);
   EXPECT_EQ(v.wins_in_time, 1) << v.summary;
-  EXPECT_EQ(v.moves_needed, 13);
-  EXPECT_EQ(v.moves_left, 13);
-  EXPECT_STREQ(v.clause, "2.1.9.1.3");
+  EXPECT_EQ(v.moves_needed, 11);
+  EXPECT_EQ(v.moves_left, 11);
 
-  ASSERT_EQ(damka_judge_statute_fen(tb_, "russian-federation", fen, 3, &v), DAMKA_OK) << damka_last_error();
+  ASSERT_EQ(damka_judge_statute_fen(tb_, "russian-federation", fen, 5, &v), DAMKA_OK) << damka_last_error();
   EXPECT_EQ(v.wins_in_time, 0) << v.summary;
-  EXPECT_EQ(v.moves_left, 12);
-  EXPECT_STREQ(v.clause, "2.1.9.1.3");
+  EXPECT_EQ(v.moves_left, 10);
   EXPECT_NE(std::string(v.summary).find("draw"), std::string::npos) << v.summary;
+
+  // One counter per clause, FEN and bitboards alike: 2.1.9.1.8 at 4 moves is
+  // in time, at 5 it decides; the other clauses stay at 0.
+  auto p = damka::parse_fen(damka::rules_of(damka::Variant::Russian), fen);
+  ASSERT_TRUE(p.ok());
+  for (int played : {4, 5}) {
+    const damka_statute_count counts[] = {{"2.1.9.1.8", played}, {"2.1.9.1.5", 19}};
+    damka_statute_verdict a, b;
+    ASSERT_EQ(damka_judge_statute_counts_fen(tb_, "russian-federation", fen, counts, 2, &a), DAMKA_OK)
+        << damka_last_error();
+    ASSERT_EQ(damka_judge_statute_counts(tb_, "russian-federation", p->men[0], p->kings[0], p->men[1], p->kings[1],
+                                         DAMKA_WHITE, counts, 2, &b),
+              DAMKA_OK)
+        << damka_last_error();
+    EXPECT_EQ(a.wins_in_time, played == 4 ? 1 : 0) << a.summary;
+    EXPECT_EQ(b.wins_in_time, a.wins_in_time);
+    EXPECT_STREQ(a.summary, b.summary);
+    if (played == 5) EXPECT_STREQ(a.clause, "2.1.9.1.8");
+  }
+  const damka_statute_count bad[] = {{"2.1.9.1.9", 1}};
+  EXPECT_EQ(damka_judge_statute_counts_fen(tb_, "russian-federation", fen, bad, 1, &v), DAMKA_E_BAD_ARGUMENT);
+  EXPECT_NE(std::string(damka_last_error()).find("2.1.9.1.9"), std::string::npos) << damka_last_error();
+  EXPECT_EQ(damka_judge_statute_counts_fen(tb_, "russian-federation", fen, nullptr, 1, &v), DAMKA_E_BAD_ARGUMENT);
+  EXPECT_EQ(damka_judge_statute_counts(tb_, "russian-federation", 1u, 1u, 0u, 2u, DAMKA_WHITE, nullptr, 0, &v),
+            DAMKA_E_BAD_ARGUMENT);
 }
 
 TEST_F(StatutesCApi, BadArgumentsAreRefusedWithAMessage) {

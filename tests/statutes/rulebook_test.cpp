@@ -210,16 +210,38 @@ TEST(Report, JsonTextAndSvg) {
   EXPECT_EQ(j["variant"], "russian");
   ASSERT_TRUE(j["clauses"].is_array());
   bool saw7 = false;
+  // One schema: every judgeable clause has the same keys with the same JSON
+  // types (docs/statutes-report.md); nullable fields are null or a number.
+  const auto& first = j["clauses"][0];
   for (const auto& c : j["clauses"]) {
-    EXPECT_TRUE(c.contains("verdict") && c.contains("covered") && c.contains("limit") && c.contains("metric"));
+    ASSERT_EQ(c.size(), first.size());
+    for (auto it = first.begin(); it != first.end(); ++it) {
+      ASSERT_TRUE(c.contains(it.key())) << it.key();
+      const auto& v = c[it.key()];
+      if (!v.is_null() && !it.value().is_null()) EXPECT_EQ(v.type(), it.value().type()) << c["id"] << " " << it.key();
+    }
+    for (const char* side : {"white_to_move", "black_to_move"}) {
+      const auto& t = c["totals"][side];
+      EXPECT_TRUE(t["positions"].is_number_unsigned());
+      EXPECT_TRUE(t["statute_aware"]["draws"].is_number_unsigned());
+      EXPECT_TRUE(t["longest_moves"].is_null() || t["longest_moves"].is_number_integer());
+    }
+    EXPECT_TRUE(c["material"]["pieces"]["min"].is_number_integer());
+    EXPECT_TRUE(c["material"]["pieces"]["max"].is_null() || c["material"]["pieces"]["max"].is_number_integer());
+    EXPECT_TRUE(c["text"].is_string() && !c["text"].get<std::string>().empty());
     if (c["id"] == "2.1.9.1.7") {
       saw7 = true;
       EXPECT_EQ(c["limit_suffices"], false);
-      EXPECT_GT(c["over_limit"].get<std::uint64_t>(), 0u);
-      EXPECT_LE(c["turned_into_draws"]["longest"].size(), 3u);
+      EXPECT_GT(c["turned_into_draws"]["over_limit"].get<std::uint64_t>(), 0u);
+      EXPECT_LE(c["turned_into_draws"]["examples"].size(), 3u);
+      for (const auto& e : c["turned_into_draws"]["examples"]) EXPECT_FALSE(e["line"].get<std::string>().empty());
       EXPECT_TRUE(parse_fen(russian(), c["longest_win"]["fen"].get<std::string>()).ok());
     }
   }
+  // References only to files in the repository.
+  const std::string all = j.dump();
+  EXPECT_EQ(all.find("seed "), std::string::npos);
+  EXPECT_EQ(all.find("RULES.md"), std::string::npos);
   EXPECT_TRUE(saw7);
   bool saw9 = false;
   for (const auto& c : j["not_judgeable"]) saw9 = saw9 || c["id"] == "2.1.9.1.9";
@@ -227,6 +249,8 @@ TEST(Report, JsonTextAndSvg) {
   const std::string text = report_text(*r, russian());
   EXPECT_NE(text.find("2.1.9.1.4"), std::string::npos);
   EXPECT_NE(text.find("Clauses a table cannot judge"), std::string::npos);
+  EXPECT_NE(text.find("своим 15-м ходом"), std::string::npos);  // the original text
+  EXPECT_EQ(text.find("seed "), std::string::npos);
 
   const auto dir = std::filesystem::temp_directory_path() / ("damka_statutes_svg_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
@@ -234,10 +258,14 @@ TEST(Report, JsonTextAndSvg) {
   ASSERT_TRUE(files.ok()) << files.message();
   EXPECT_EQ(files->size(), r->clauses.size());
   for (const auto& f : *files) {
+    EXPECT_EQ(f.parent_path(), dir / "russian" / "russian-federation");
     std::ifstream in(f);
     const std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(s.rfind("<svg", 0), 0u) << f;
     EXPECT_NE(s.find("</svg>"), std::string::npos) << f;
+    EXPECT_NE(s.find("<title>Russian - russian-federation "), std::string::npos) << f;
+    EXPECT_NE(s.find("How to read it"), std::string::npos) << f;
+    EXPECT_EQ(s.find("plies"), std::string::npos) << f;
   }
   std::filesystem::remove_all(dir);
 }

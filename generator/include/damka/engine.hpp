@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,11 +43,12 @@
 namespace damka {
 
 // The passes a build runs, in order: the primary (dtw, or wdl when DTW is
-// not built), then the secondaries.
+// not built), then the secondaries; or a limited count alone.
 struct PassList {
   std::vector<MetricSpec> specs;
   int dtc = -1, kings_only = -1;  // index in specs, or -1
   explicit PassList(const MetricSet& m);
+  explicit PassList(const MetricSpec& limited);  // a limited count (metric_spec.hpp) as the only pass
   int size() const { return static_cast<int>(specs.size()); }
   const MetricSpec& primary() const { return specs[0]; }
 };
@@ -100,6 +102,11 @@ struct BuildStats {
 
 struct BuildOptions {
   MetricSet metrics;
+  // A limited count (metric_spec.hpp; the statutes) run alone instead of
+  // `metrics`, computed in memory only.  Its restarts must include captures
+  // and promotions (it ends where the balance changes); it is a primary pass
+  // (follows_wdl false).
+  std::optional<MetricSpec> limited;
   int threads = 1;
   std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes
   std::filesystem::path spill_dir;                   // where a store that does not fit in memory goes

@@ -45,6 +45,8 @@
 
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
+#include "damka/movegen.hpp"
+#include "damka/metric_spec.hpp"
 #include "damka/position.hpp"
 #include "damka/rules.hpp"
 #include "damka/solver.hpp"
@@ -183,9 +185,30 @@ class ValueSource {
   // The value of a position in a clause's count metric.
   Expected<Value> count_value(const Position& p, CountMetric metric) const;
 
+  // Statute-aware counts (see "Statute-aware values" below) of every slot of
+  // a canonical material under `clause` of `book`: the unlimited count, as
+  // value.hpp codes; limit_count(count, clause.limit) is the statute-aware
+  // value.  Computed on first use (with those of the materials its exits
+  // reach) and kept; `book` must outlive this source.  Not thread-safe.
+  Expected<const std::vector<std::uint16_t>*> statute_counts(const Rulebook& book, const Clause& clause,
+                                                             const Material& canonical) const;
+  // The unlimited statute-aware count of p under `clause` (p's material need
+  // not be covered: the count is defined for the whole balance).
+  Expected<Value> statute_count(const Rulebook& book, const Clause& clause, const Position& p) const;
+  // The value of p as the chain of `clause` reads it when a count starts at
+  // p: the limited count of the entry of the same clause number that covers
+  // p, or plain play (the tables' WDL) where none does.  Thread-safe once the
+  // counts it reads are computed (compute_statute_counts does that first).
+  Expected<Value> statute_value(const Rulebook& book, const Clause& clause, const Position& p) const;
+
  private:
+  friend Expected<std::vector<std::uint16_t>> compute_statute_counts(const Rulebook&, const Clause&,
+                                                                     const SolvedTable&, const ValueSource&);
+  const std::vector<std::uint16_t>* cached_statute_counts(const Rulebook& book, const Clause& clause,
+                                                         const Material& canonical) const;
   const Rules& rules_;
   mutable std::map<Material, std::vector<std::uint16_t>> kings_only_;
+  mutable std::map<std::pair<std::string, Material>, std::vector<std::uint16_t>> statute_;
 };
 
 // Values of an in-memory Solver (tests, or tables just built).
@@ -221,6 +244,40 @@ class TableDirValues final : public ValueSource {
 Expected<std::vector<std::uint16_t>> compute_kings_only(const Rules& rules, const SolvedTable& table,
                                                         const ValueSource& values);
 
+// ------------------------------------------------------ statute-aware values
+//
+// What Syzygy's "cursed wins" are to chess's 50-move rule.  For a clause and
+// a position of a balance it covers: can the side that wins with perfect play
+// still win when the clause's count starts at 0?  The count runs only while
+// the clause's balance holds (the material: the clause's position conditions
+// are read where the count starts).  A capture or promotion changes the
+// balance and ends the count (so does a man move for a clause that restarts
+// on man moves); the position reached is judged as the clause's chain reads
+// it (ValueSource::statute_value): under the entry of the same clause number
+// that covers it, with a fresh count, or by plain play where none does.  The
+// count is in moves of the side trying to win (the side that wins): a win in
+// d plies needs ceil(d/2) moves with the winner to move, floor(d/2) with the
+// defender to move; more than the clause's limit is a draw.
+//
+// Computed by the generator's pass engine as a limited count
+// (metric_spec.hpp): a primary pass over the balance whose exits are valued
+// by the statute-aware values of what they reach; levels of men progress are
+// solved top-down, so a man move reads a finished level (continuing the count
+// or, for a clause restarting on man moves, starting it afresh).  Each clause
+// is computed on its own (the clauses of other numbers are not chained in).
+//
+// The engine's description of a clause's count.
+MetricSpec statute_spec(const Clause& clause);
+// The unlimited statute-aware counts (value.hpp codes) of every slot of the
+// canonical material of `table` under `clause`; the exits read
+// values.statute_value (the materials reached must have their counts
+// computed already: ValueSource::statute_counts does that).  Errors: a
+// successor table missing, or a statute-aware win that plain play does not
+// win (inconsistent tables).  Cost: one pass of the engine over the material
+// on every thread (a few seconds for the largest 5-piece materials).
+Expected<std::vector<std::uint16_t>> compute_statute_counts(const Rulebook& book, const Clause& clause,
+                                                            const SolvedTable& table, const ValueSource& values);
+
 // Moves of the winner needed to reach the end of a count of `plies` plies
 // from a position of value v (for the side to move): ceil(d/2) for a win,
 // floor(d/2) for a loss; -1 for a draw.
@@ -242,17 +299,49 @@ bool clause_matches_material(const Rulebook& book, const Clause& clause, const M
 
 // -------------------------------------------------------------------- judge
 
+// Moves already played under each clause's count, by clause number (all the
+// entries of that number, e.g. "2.1.9.1.5") or by entry id (e.g.
+// "2.1.9.1.5/4-5"; an id wins over its number).  A clause not listed has 0.
+using StatuteCounters = std::map<std::string, int, std::less<>>;
+
+// Parses "2.1.9.1.5=12,2.1.9.1.8=3": every name must be a judgeable clause's
+// number or id in `book`, every count 0 or more.  Errors name the problem.
+Expected<StatuteCounters> parse_statute_counters(const Rulebook& book, std::string_view text);
+// Checks counters given in code (the same rules as parse_statute_counters).
+Status check_statute_counters(const Rulebook& book, const StatuteCounters& counters);
+
+// A game: where it starts and the moves played (legal, in order).
+struct GameRecord {
+  Position start;
+  std::vector<Move> moves;
+  Position final_position() const;
+};
+// Reads a game: PDN (tags such as [FEN "W:W...:B..."], move numbers,
+// comments in braces, a result) or a plain move list ("c3-d4 f6-g5 ...",
+// captures with ':' or 'x').  Without a FEN tag the game starts from the
+// variant's start position.  Errors name the move that is not legal.
+Expected<GameRecord> parse_game(const Rules& rules, std::string_view text);
+// Each clause's count at the end of the game, as an arbiter counts it: a
+// count starts where an entry of the clause first covers a position, runs in
+// moves of that entry's stronger side, and ends at a capture, a promotion
+// (and a man move for a clause that restarts on man moves); the next count
+// starts where the clause covers a position again.  Keys are clause numbers
+// (entries sharing a number share one count).  Cost: one clause_covers per
+// clause and move.
+StatuteCounters count_game(const Rulebook& book, const GameRecord& game);
+
 // One applicable clause, judged for a position.
 struct ClauseJudgement {
   std::string id, number, summary;
   int limit = 0;
-  CountMetric metric = CountMetric::DTC;
+  int moves_played = 0;        // this clause's count so far
   Color stronger = Color::White;
-  Value count;                 // value of the position in the clause's count metric (side to move)
+  Value count;                 // statute-aware count (unlimited) of the position, side to move
   std::optional<Color> winner; // who wins with perfect play (no statutes)
-  int moves_needed = -1;       // the winner's moves to the clause's goal; -1 if nobody wins
+  int moves_needed = -1;       // the winner's moves to the end of the count; -1 if the winner cannot end it
+                               // in a won position (every winning exit is a statute draw) or nobody wins
   int moves_left = 0;          // limit - moves_played; <= 0: the statute has already declared a draw
-  bool in_time = false;        // the winner reaches the goal before the statute declares a draw
+  bool in_time = false;        // the winner ends the count, still winning, before the statute declares a draw
 };
 
 struct StatuteVerdict {
@@ -275,23 +364,28 @@ struct StatuteVerdict {
   const ClauseJudgement* deciding_clause() const { return deciding < 0 ? nullptr : &clauses[deciding]; }
 };
 
-// Judges position p under the rulebook, `moves_played` moves of the stronger
-// side having been played since the current balance arose.  That one count is
-// used for every applicable clause (2.1.9.1.8 restarts on man moves as well,
-// so with men on the board its own count may be smaller: the verdict is then
-// on the safe side for the defender).  Each clause is judged on its own: the
-// winner is in time for a clause when the moves it needs in that clause's
-// metric are at most limit - moves_played.  Kings-only values of a material
-// with men are computed on first use (a fraction of a second at 4 pieces) and
-// kept in `values`.
-// Errors: the book does not govern these rules, a table is missing,
-// moves_played < 0, p invalid or with a side without pieces.
+// Judges position p under the rulebook, each applicable clause with its own
+// count from `counters` (moves of the stronger side played under that
+// clause's count).  Each clause is judged on its own by its statute-aware
+// count: the winner is in time when the moves it needs to end the count,
+// still winning, are at most limit - moves played.  Statute-aware counts are
+// computed on first use (seconds at 5 pieces) and kept in `values`.
+// Errors: the book does not govern these rules, a table is missing, a
+// counter names no judgeable clause or is negative, p invalid or with a side
+// without pieces.  Not thread-safe (values caches).
+Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const Position& p,
+                               const StatuteCounters& counters, const ValueSource& values);
+// The same with one count for every applicable clause (callers that track a
+// single count since the balance arose).
 Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const Position& p, int moves_played,
                                const ValueSource& values);
 
 // The same in one call, for command lines and the C API: the rulebook is
 // loaded by name (rulebook_search_path(exe_dir)) and the values are read from
 // the table files in `tables_dir` (only the materials needed are loaded).
+Expected<StatuteVerdict> judge_with_tables(std::string_view rulebook, const Rules& rules, const Position& p,
+                                           const StatuteCounters& counters, const std::filesystem::path& tables_dir,
+                                           const std::filesystem::path& exe_dir = {});
 Expected<StatuteVerdict> judge_with_tables(std::string_view rulebook, const Rules& rules, const Position& p,
                                            int moves_played, const std::filesystem::path& tables_dir,
                                            const std::filesystem::path& exe_dir = {});
@@ -310,23 +404,31 @@ struct ReportOptions {
 // One position quoted by the report.
 struct Example {
   Position position;
-  Value count;          // value in the clause's count metric (side to move)
-  Value dtc;            // value to the next capture or promotion
-  Value dtw;            // value to the end of the game
-  int moves_needed = 0; // the winner's moves (count metric)
+  Value count;          // statute-aware count, unlimited (side to move)
+  Value statute;        // statute-aware value: limit_count(count, limit)
+  Value dtw;            // plain play: value to the end of the game
+  int moves_needed = -1; // the winner's moves to end the count still winning; -1 if it cannot
+  // The line played inside the balance as the count measures it (the winner
+  // ending the count as soon as it can, the defender delaying), from the
+  // position to the move that ends the count (a capture, a promotion, a man
+  // move where that restarts the count, or the end of the game).
+  std::vector<Move> line;
 };
 
 // Counts of the positions of one side to move (colours as in the canonical material).
 struct SideFigures {
   std::uint64_t positions = 0;
-  std::uint64_t white_wins = 0, draws = 0, black_wins = 0;
-  std::uint64_t over_limit = 0;   // won positions needing more moves than the limit
-  int longest = -1;               // most winner moves needed by a won position; -1 if none won
-  int longest_dtc = -1;           // the same counted to the next capture or promotion (DTC)
-  int longest_dtw = -1;           // the same counted to the end of the game (DTW)
-  std::uint64_t dtc_differs_from_dtw = 0;  // wins whose DTC differs from their DTW
+  std::uint64_t white_wins = 0, draws = 0, black_wins = 0;           // plain play (no statutes)
+  std::uint64_t sa_white_wins = 0, sa_draws = 0, sa_black_wins = 0;  // statute-aware
+  std::uint64_t into_draws = 0;  // plain wins that are statute-aware draws
+  std::uint64_t over_limit = 0;  // of those: the winner can end the count winning, but needs more than the limit
+  int longest = -1;              // most winner moves among statute-aware wins (the clause's count); -1 if none
+  int longest_needed = -1;       // most winner moves any plain win needs to end the count (may exceed the limit)
   void add(const SideFigures& o);
   std::uint64_t wins() const { return white_wins + black_wins; }
+  std::uint64_t sa_wins() const { return sa_white_wins + sa_black_wins; }
+  // Plain wins that can only be won by leaving the balance into a position the statute draws.
+  std::uint64_t exit_drawn() const { return into_draws - over_limit; }
 };
 
 struct MaterialFigures {
@@ -339,16 +441,20 @@ struct ClauseReport {
   std::vector<MaterialFigures> materials;  // covered materials with tables, in build order
   std::map<int, std::vector<Material>> missing;  // by piece count: covered materials without tables
   SideFigures total[2];
-  std::optional<Example> longest;  // the longest win (first found)
-  std::optional<Example> example;  // shortest win the clause turns into a draw, else a covered draw
+  std::optional<Example> longest;  // the longest statute-aware win (first found)
+  std::optional<Example> example;  // shortest win the clause turns into a draw inside the balance, else a covered draw
   std::string example_caption;
-  std::vector<Example> saved;      // wins the clause turns into draws (the longest ones)
-  std::string verdict;             // "the limit suffices for every won position" / "N won positions need ..."
+  // Wins the clause turns into draws because the winner needs more moves
+  // inside the balance than the limit (the longest first), with their lines.
+  std::vector<Example> saved;
+  std::string verdict;             // one sentence
 
   std::uint64_t positions() const { return total[0].positions + total[1].positions; }
   std::uint64_t wins() const { return total[0].wins() + total[1].wins(); }
+  std::uint64_t into_draws() const { return total[0].into_draws + total[1].into_draws; }
   std::uint64_t over_limit() const { return total[0].over_limit + total[1].over_limit; }
   int longest_moves() const { return std::max(total[0].longest, total[1].longest); }
+  int longest_needed() const { return std::max(total[0].longest_needed, total[1].longest_needed); }
 };
 
 struct StatuteReport {
@@ -361,22 +467,29 @@ struct StatuteReport {
   std::vector<Clause> not_judgeable;            // with their reasons
 };
 
-// Judges every clause of the book against the values.  Errors: the book does
-// not govern these rules, a table present but unreadable.
+// Judges every clause of the book against the values, by statute-aware
+// values (computed here for every covered material with a table).  Errors:
+// the book does not govern these rules, a table present but unreadable, a
+// covered material whose successors' tables are missing.  Cost: one engine
+// pass per clause and covered material (minutes for all 5-piece materials).
 Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const ValueSource& values,
                                 const ReportOptions& options = {});
 
 std::string report_text(const StatuteReport& report, const Rules& rules);
+// An example's line in move notation ("1. c3-d4 h8-g7 2. ...").
+std::string example_line(const Rules& rules, const Example& e);
 // Keys keep the order written (ordered_json).
 nlohmann::ordered_json report_json(const StatuteReport& report, const Rules& rules);
 
 // An SVG picture of a clause: the board of its longest win and of its example
-// position, with coordinates and captions.
-std::string clause_svg(const ClauseReport& clause, const Rules& rules);
+// position, with coordinates, captions and a legend in plain words; the title
+// names the rulebook, the clause, the variant and each position.
+std::string clause_svg(const StatuteReport& report, const ClauseReport& clause, const Rules& rules);
 // A board with a caption (several lines).
 std::string board_svg(const Rules& rules, const Position& p, const std::vector<std::string>& caption);
-// Writes <dir>/<book>-<clause id>.svg for every judgeable clause (ids with
-// '/' written as '_'); returns the files written.
+// Writes <dir>/<variant>/<book>/<clause id>.svg for every judgeable clause
+// (ids with '/' written as '_'), so that runs for other variants or books do
+// not overwrite each other; returns the files written.
 Expected<std::vector<std::filesystem::path>> write_svgs(const StatuteReport& report, const Rules& rules,
                                                         const std::filesystem::path& dir);
 
