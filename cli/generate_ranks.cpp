@@ -46,18 +46,20 @@ void show_rank_plan(const std::vector<TableReport>& plan, int ranks, bool json, 
         s.split.push_back(r.material.name());
         s.peak = std::max(s.peak, k == 0 ? r.predicted.peak_bytes : r.predicted.peak_bytes_other);
         s.positions += r.positions / static_cast<std::uint64_t>(ranks);
-        s.busy += r.predicted.seconds;
+        s.busy += r.predicted.finish - r.predicted.start;
       } else if (r.rank == k) {
         s.own.push_back(r.material.name());
         s.peak = std::max(s.peak, r.predicted.peak_bytes);
         s.positions += r.positions;
-        s.busy += r.predicted.seconds;
+        s.busy += r.predicted.finish - r.predicted.start;
       }
     }
   }
+  // At most 8 names, then how many more.
   auto join = [](const std::vector<std::string>& v) {
     std::string out;
-    for (const std::string& x : v) out += (out.empty() ? "" : " ") + x;
+    for (std::size_t i = 0; i < v.size() && i < 8; ++i) out += (out.empty() ? "" : " ") + v[i];
+    if (v.size() > 8) out += " and " + std::to_string(v.size() - 8) + " more";
     return out.empty() ? std::string("-") : out;
   };
   if (json) {
@@ -76,10 +78,10 @@ void show_rank_plan(const std::vector<TableReport>& plan, int ranks, bool json, 
   std::printf("%-5s %10s %10s %9s  %s\n", "rank", "positions", "peak mem", "busy", "materials");
   for (int k = 0; k < ranks; ++k) {
     const Share& s = share[static_cast<std::size_t>(k)];
-    std::printf("%-5d %10s %10s %9s  own: %s\n", k, human_count(double(s.positions)).c_str(),
-                format_bytes(s.peak).c_str(), human_seconds(s.busy).c_str(), join(s.own).c_str());
-    std::printf("%-5s %10s %10s %9s  split: %s\n", "", "", "", "", join(s.split).c_str());
+    std::printf("%-5d %10s %10s %9s  %zu alone: %s\n", k, human_count(double(s.positions)).c_str(),
+                format_bytes(s.peak).c_str(), human_seconds(s.busy).c_str(), s.own.size(), join(s.own).c_str());
   }
+  std::printf("split among every rank: %zu materials: %s\n", share[0].split.size(), join(share[0].split).c_str());
   std::printf("all ranks done after about %s on machines like this one\n", human_seconds(finish).c_str());
 }
 

@@ -270,8 +270,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
       TableReport& r = plan[job.index];
       r.rank = job.rank;
       r.predicted.start = job.start / rate;
-      r.predicted.finish = job.finish / rate;
-      r.predicted.seconds = r.predicted.finish - r.predicted.start;
+      r.predicted.finish = job.finish / rate;  // predicted.seconds stays the time on one rank
       if (job.rank == RankJob::kAllRanks)  // the other ranks keep no finished levels
         r.predicted.peak_bytes_other =
             plan_memory(r.material, opt.metrics, threads, kCachePerThread, opt.memory_budget).minimum;

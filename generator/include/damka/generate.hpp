@@ -62,7 +62,8 @@ struct Prediction {
   std::uint64_t disk_bytes = 0;   // the table files
   std::uint64_t spill_bytes = 0;  // temporary disk while building (0: none)
   double seconds = 0;
-  // Several ranks: when it starts and ends (seconds from the start), and the
+  // Several ranks: when it starts and ends (seconds from the start; a split
+  // material takes less than `seconds`, its time on one rank), and the
   // peak memory of a rank other than rank 0 when the material is split.
   double start = 0, finish = 0;
   std::uint64_t peak_bytes_other = 0;

@@ -33,7 +33,11 @@ struct RankPlan {
 
 // The cost of a split job: positions / ranks plus this much per slot for
 // exchanging the levels' values between the ranks.
+// exchanging the levels' values between the ranks, plus a fixed cost (the
+// per-level exchanges' latency, each rank's successor caches warming up) that
+// keeps small materials on one rank.
 inline constexpr double kExchangeCostPerSlot = 0.05;
+inline constexpr double kSplitFixedCost = 2e6;
 
 // order: canonical materials in build order (each one's successors come
 // before it); build[i]: whether order[i] is to be built (the others are
