@@ -1,4 +1,5 @@
 // damka generate: build every table up to N pieces for a variant.
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -6,6 +7,8 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "damka/generate.hpp"
+#include "damka/rank_plan.hpp"
+#include "generate_ranks.hpp"
 #include "progress.hpp"
 
 namespace damka::cli {
@@ -34,6 +37,8 @@ void register_generate(CLI::App& app, int& rc) {
     std::string material;
     bool dry_run = false, json = false;
     std::string memory, metrics = "wdl,dtw,dtc";
+    int ranks = 0;
+    std::uint64_t split_above = 0;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("-v,--variant", o->variant, "Variant: " + variant_names())->capture_default_str();
@@ -50,8 +55,24 @@ void register_generate(CLI::App& app, int& rc) {
   cmd->add_flag("--dry-run", o->dry_run,
                 "List what would be built with predicted peak memory, disk and time on this machine; build nothing");
   cmd->add_flag("--json", o->json, "Print the summary as JSON on stdout");
-  cmd->callback([o, &rc] {
+  cmd->add_option("--ranks", o->ranks,
+                  "With --dry-run: plan for this many MPI ranks (under mpirun: the job's size); see README, "
+                  "\"Building on several machines\"")
+      ->check(CLI::Range(1, 4096));
+  auto* split_opt = cmd->add_option("--split-above", o->split_above,
+                                    "On several ranks: split every material of at least this many positions "
+                                    "across the ranks, and no other (default: where the plan finishes sooner)");
+  cmd->callback([o, &rc, split_opt] {
     Report report("generate", o->json);
+    // Under mpirun: this process is one rank of a job (generate_ranks.hpp).
+    auto joined = join_launcher_job();
+    if (!joined) {
+      rc = report.fail(2, joined.message());
+      return;
+    }
+    const std::unique_ptr<Cluster> cluster = std::move(*joined);
+    const bool on_ranks = cluster && cluster->size() > 1;
+    const bool speaks = !cluster || cluster->rank() == 0;  // rank 0 prints the summary
     auto rules = lookup_variant(report, o->variant, rc);
     if (!rules) return;
     report.set("variant", std::string(rules->name));
@@ -65,6 +86,19 @@ void register_generate(CLI::App& app, int& rc) {
     opt.out = o->out;
     opt.threads = resolve_threads(o->threads);
     opt.dry_run = o->dry_run;
+    opt.cluster = cluster.get();
+    if (!split_opt->empty()) opt.split_above = o->split_above;
+    if (o->ranks > 0 && !o->dry_run) {
+      rc = report.fail(2, "--ranks plans a run on several ranks with --dry-run; to run on N ranks, start "
+                          "`mpirun -np N damka generate ...`");
+      return;
+    }
+    if (o->ranks > 0 && cluster && o->ranks != cluster->size()) {
+      rc = report.fail(2, "--ranks " + std::to_string(o->ranks) + " but mpirun started " +
+                              std::to_string(cluster->size()) + " ranks");
+      return;
+    }
+    opt.ranks = cluster ? cluster->size() : std::max(1, o->ranks);
     {
       auto metrics = parse_metrics(o->metrics);
       if (!metrics) {
@@ -106,6 +140,10 @@ void register_generate(CLI::App& app, int& rc) {
     }
     nlohmann::json out = nlohmann::json::array();
     if (o->dry_run) {
+      if (!speaks) {  // one plan, printed by rank 0
+        rc = 0;
+        return;
+      }
       auto plan = plan_generation(*rules, opt);
       if (!plan) {
         rc = report.fail(1, plan.message());
@@ -130,12 +168,22 @@ void register_generate(CLI::App& app, int& rc) {
           if (build)
             j["predicted"] = {{"peak_memory_bytes", r.predicted.peak_bytes}, {"disk_bytes", r.predicted.disk_bytes},
                               {"temporary_disk_bytes", r.predicted.spill_bytes}, {"seconds", r.predicted.seconds}};
+          if (build && opt.ranks > 1) {
+            j["rank"] = r.rank == RankJob::kAllRanks ? Json("all") : Json(r.rank);
+            j["predicted"]["start_seconds"] = r.predicted.start;
+            j["predicted"]["finish_seconds"] = r.predicted.finish;
+            if (r.rank == RankJob::kAllRanks) j["predicted"]["peak_memory_bytes_other_ranks"] = r.predicted.peak_bytes_other;
+          }
           out.push_back(j);
         } else if (build) {
           std::printf("%-12s %14llu  %-8s %10s %10s %9s%s\n", r.material.name().c_str(),
                       static_cast<unsigned long long>(r.positions), action_name(r.action),
                       format_bytes(r.predicted.peak_bytes).c_str(), format_bytes(r.predicted.disk_bytes).c_str(),
                       human_seconds(r.predicted.seconds).c_str(), r.spilled ? "  (levels on disk)" : "");
+          if (opt.ranks > 1)
+            std::printf("%-12s %14s  %s, from %s to %s\n", "", "",
+                        r.rank == RankJob::kAllRanks ? "split among every rank" : ("rank " + std::to_string(r.rank)).c_str(),
+                        human_seconds(r.predicted.start).c_str(), human_seconds(r.predicted.finish).c_str());
         } else {
           std::printf("%-12s %14llu  %-8s\n", r.material.name().c_str(), static_cast<unsigned long long>(r.positions),
                       action_name(r.action));
@@ -148,6 +196,7 @@ void register_generate(CLI::App& app, int& rc) {
         j["memory_budget_bytes"] = opt.memory_budget;
         j["total"] = {{"positions", total}, {"peak_memory_bytes", peak}, {"disk_bytes", disk},
                       {"temporary_disk_bytes", spill}, {"seconds", seconds}};
+        if (opt.ranks > 1) show_rank_plan(*plan, opt.ranks, true, j);
         std::cout << j.dump(2) << "\n";
       } else {
         std::printf("%zu tables, %llu positions to build with %d threads (%s): peak memory %s (budget %s), disk %s",
@@ -155,11 +204,15 @@ void register_generate(CLI::App& app, int& rc) {
                     format_bytes(peak).c_str(), format_bytes(opt.memory_budget).c_str(), format_bytes(disk).c_str());
         if (spill) std::printf(" (+%s temporary)", format_bytes(spill).c_str());
         std::printf(", time about %s on this machine\n", human_seconds(seconds).c_str());
+        if (opt.ranks > 1) {
+          Json unused;
+          show_rank_plan(*plan, opt.ranks, false, unused);
+        }
       }
       rc = 0;
       return;
     }
-    if (const std::string note = shared_folder_note(*rules, o->out); !note.empty() && !o->json)
+    if (const std::string note = shared_folder_note(*rules, o->out); !note.empty() && !o->json && speaks)
       std::printf("%s\n", note.c_str());
     ProgressBar bar;
     GenerateCallbacks cb;
@@ -167,7 +220,7 @@ void register_generate(CLI::App& app, int& rc) {
       bar.finish();
       std::cerr << "damka generate: " << text << "\n";
     };
-    cb.progress = [&](const Progress& p) {
+    if (speaks) cb.progress = [&](const Progress& p) {
       char pct[16];
       std::snprintf(pct, sizeof pct, "%.0f%%", p.total ? 100.0 * double(p.done) / double(p.total) : 100.0);
       bar.update_run(static_cast<double>(p.overall_done), static_cast<double>(p.overall_total), p.elapsed, "positions",
@@ -176,10 +229,10 @@ void register_generate(CLI::App& app, int& rc) {
     };
     double total_seconds = 0;
     std::uint64_t built_positions = 0, wdl_bytes = 0, all_positions = 0;
-    if (!o->json)
+    if (!o->json && speaks)
       std::printf("%-10s %-7s %11s %9s %9s %9s %6s %8s %10s %8s\n", "material", "status", "positions", "wins",
                   "draws", "losses", "maxDTW", "seconds", "pos/s", "pos/B");
-    cb.table_done = [&](const TableReport& r) {
+    const auto show = [&](const TableReport& r) {
       bar.finish();
       const SideCounts& w = r.white_to_move;
       const SideCounts& b = r.black_to_move;
@@ -215,6 +268,9 @@ void register_generate(CLI::App& app, int& rc) {
                   static_cast<unsigned long long>(w.wins + b.wins), static_cast<unsigned long long>(w.draws + b.draws),
                   static_cast<unsigned long long>(w.losses + b.losses), std::max(w.longest_win, b.longest_win),
                   r.seconds, human_count(rate).c_str(), r.bytes[0] ? double(r.positions) / r.bytes[0] : 0.0);
+      if (on_ranks)
+        std::printf("%-10s   built by %s\n", "",
+                    r.rank == RankJob::kAllRanks ? "every rank (split)" : ("rank " + std::to_string(r.rank)).c_str());
       std::printf("%-10s   white to move: %llu W / %llu D / %llu L", "", static_cast<unsigned long long>(w.wins),
                   static_cast<unsigned long long>(w.draws), static_cast<unsigned long long>(w.losses));
       if (!r.material.is_symmetric())
@@ -223,11 +279,40 @@ void register_generate(CLI::App& app, int& rc) {
       std::printf("\n");
       std::fflush(stdout);
     };
+    // On several ranks, each prints the tables it builds as it goes; the
+    // JSON (rank 0) is made from every rank's reports at the end.
+    if (!(on_ranks && o->json)) cb.table_done = show;
+    const auto wall0 = std::chrono::steady_clock::now();
     auto result = generate(*rules, opt, cb);
     bar.finish();
     if (!result) {
+      if (on_ranks) {  // the other ranks may wait for this one: end the job
+        const std::string prefix = result.message().rfind("rank ", 0) == 0 ? "" : rank_prefix(cluster.get());
+        report.fail(1, prefix + result.message());
+        std::fflush(stdout);
+        cluster->abort(1);
+      }
       rc = report.fail(1, result.message());
       return;
+    }
+    if (on_ranks) {
+      if (!speaks) {
+        rc = 0;
+        return;
+      }
+      built_positions = wdl_bytes = all_positions = 0;
+      out = nlohmann::json::array();
+      for (const TableReport& r : *result) {
+        if (o->json) {
+          show(r);  // adds to the counts
+          continue;
+        }
+        all_positions += r.positions;
+        wdl_bytes += r.bytes[0];
+        if (r.action == TableReport::Action::Built) built_positions += r.positions;
+      }
+      total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+      opt.threads *= cluster->size();  // the summary's "per thread": every rank's threads
     }
     if (o->json) {
       Json j = generate_json(*rules, o->out, out);
@@ -235,6 +320,7 @@ void register_generate(CLI::App& app, int& rc) {
       j["built_positions"] = built_positions;
       j["threads"] = opt.threads;
       j["metrics"] = metrics_name(opt.metrics);
+      if (on_ranks) j["ranks"] = cluster->size();
       std::cout << j.dump(2) << "\n";
     } else {
       std::printf("%zu tables (%s positions) in %s; built %s positions in %.1f s (%s pos/s, %s pos/s per thread); "

@@ -4,7 +4,8 @@ set -euo pipefail
 packages=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev
           librapidcheck-dev googletest libgtest-dev libbenchmark-dev python3-dev python3-pybind11 pybind11-dev
           clang libclang-rt-14-dev libomp-dev  # clang: libFuzzer targets (scripts/fuzz.sh)
-          libcpp-httplib-dev chromium)  # damka serve; its browser test runs Chromium headless
+          libcpp-httplib-dev chromium  # damka serve; its browser test runs Chromium headless
+          openmpi-bin libopenmpi-dev)  # mpirun -np N damka generate (README, "Building on several machines")
 # The browser test installs puppeteer-core with npm (tests/serve/package.json);
 # a node/npm already on the PATH (e.g. from NodeSource) is used as it is.
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -95,6 +95,15 @@ std::vector<Unit> units_of_level(const Layout& L, int p) {
 
 namespace {
 
+// This process's share of a level's units (LevelSplit).
+std::vector<Unit> split_units(std::vector<Unit> units, const LevelSplit& split) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < units.size(); ++i)
+    if (static_cast<int>(i % static_cast<std::size_t>(split.parts())) == split.part()) units[kept++] = units[i];
+  units.resize(kept);
+  return units;
+}
+
 constexpr std::uint64_t kFixedBytes = std::uint64_t{48} << 20;  // process, buffers, zstd contexts
 
 // How a level is solved: units in parallel, each by one thread keeping its
@@ -338,13 +347,15 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     const std::uint64_t slots = table_slots(L.index);
     stats.positions = slots;
     SlotStore store(slots, P);
-    if (Status s = store.open(plan.spill, opt.spill_dir, m); !s.ok()) return fail(s.message());
+    const bool writes = opt.split == nullptr || opt.split->writer();  // keeps the store and feeds the sink
+    if (writes)
+      if (Status s = store.open(plan.spill, opt.spill_dir, m); !s.ok()) return fail(s.message());
     UnitSolver solver(rules, L, passes);
     std::vector<std::unique_ptr<SuccessorReader>> readers;
     for (int t = 0; t < threads; ++t) readers.push_back(successors.reader());
     std::vector<UnitSolver::Scratch> scratch(static_cast<std::size_t>(threads));
     LevelArrays next, cur;
-    std::uint64_t done = 0;
+    std::uint64_t done = 0, split_done = 0;
     std::string error;
     for (std::size_t pi = L.levels.size(); pi-- > 0;) {
       const int p = static_cast<int>(pi);
@@ -352,7 +363,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       cur.p = p;
       for (int k = 0; k < P; ++k) cur.codes[k].assign(L.level_slots(p), kUnset);
       const LevelArrays* above = next.p == p + 1 ? &next : nullptr;
-      const std::vector<Unit> units = units_of_level(L, p);
+      const std::vector<Unit> units = opt.split ? split_units(units_of_level(L, p), *opt.split) : units_of_level(L, p);
       const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget);
       if (lp.mode != Mode::Team) {
         const bool graph = lp.mode == Mode::SerialGraph;
@@ -392,28 +403,38 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       }
       for (const auto& r : readers)
         if (error.empty() && !r->error().empty()) error = r->error();
+      if (opt.split) {  // the other processes solved the other units
+        const bool failed = !error.empty() || solver.inconsistent();
+        Status s = opt.split->agree(failed);
+        for (int k = 0; k < P && s.ok() && !failed; ++k) s = opt.split->merge(cur.codes[k]);
+        if (!s.ok() && error.empty()) error = s.message();
+        done = split_done += L.level_slots(p);
+        if (opt.progress && error.empty()) opt.progress(done, slots);
+      }
       if (error == kWorkerOutOfMemory)
         error += " (planned peak " + format_bytes(plan.peak) + ", limit " + format_bytes(opt.memory_budget) +
                  "; lower --memory or free memory)";
       if (!error.empty()) return fail(error);
       if (solver.inconsistent()) return fail("a won or lost position never reached the end of its count (inconsistent tables)");
-      if (next.p >= 0)
+      if (writes && next.p >= 0)
         if (Status s = flush_level(L, next, P, store); !s.ok()) return fail(s.message());
       std::swap(next, cur);
       cur = LevelArrays{};
     }
-    if (next.p >= 0)
+    if (writes && next.p >= 0)
       if (Status s = flush_level(L, next, P, store); !s.ok()) return fail(s.message());
     next = LevelArrays{};
     scratch.clear();
     readers.clear();
+    if (!writes) stats.positions = 0;  // another process streams and counts the values
+
 
     // Stream the store to the sink in slot order.
     const std::uint64_t N = L.index.size();
     const std::uint64_t chunk = std::uint64_t{1} << 20;
     std::vector<std::uint16_t> buf[kMaxPasses];
     std::vector<std::span<const std::uint16_t>> spans(static_cast<std::size_t>(P));
-    for (std::uint64_t first = 0; first < slots; first += chunk) {
+    for (std::uint64_t first = 0; writes && first < slots; first += chunk) {
       const std::uint64_t n = std::min(chunk, slots - first);
       for (int k = 0; k < P; ++k) {
         if (Status s = store.read(k, first, n, buf[k]); !s.ok()) return fail(s.message());

@@ -10,23 +10,25 @@
 #include <system_error>
 
 #include "damka/output_lock.hpp"
+#include "damka/rank_plan.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
 #include "file_successors.hpp"
+#include "generate_detail.hpp"
 
 namespace damka {
+namespace generate_detail {
 namespace {
 
 constexpr Metric kMetrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
-constexpr std::uint64_t kCachePerThread = std::uint64_t{16} << 20;
 
 // Positions per byte of each file, measured over the Russian tables up to 5
 // pieces (WDL 14.9, DTW 3.5, DTC 5.4): the dry run's disk estimate.
 constexpr double kPositionsPerByte[3] = {14.9, 3.5, 5.4};
 
-// The materials to build: everything up to max_pieces, or `only` and what it
-// needs, in build order.
+}  // namespace
+
 std::vector<Material> targets(const GenerateOptions& opt) {
   if (!opt.only) return build_order(opt.max_pieces);
   std::set<Material> need;
@@ -42,6 +44,8 @@ std::vector<Material> targets(const GenerateOptions& opt) {
     if (need.count(m)) order.push_back(m);
   return order;
 }
+
+namespace {
 
 // Writes the files of one material as the engine streams its values.
 class FileSink : public ValueSink {
@@ -92,9 +96,18 @@ class FileSink : public ValueSink {
   std::vector<std::uint16_t> wdl_;
 };
 
-// Positions per second of an in-memory build on this machine: solves a small
-// material (and what it needs) and times the last one.  It builds DTW and DTC,
-// so a WDL-only plan is predicted on the slow side.
+// Nothing to write: a rank that is not a split's writer (LevelSplit).
+class NoSink : public ValueSink {
+ public:
+  Status add(std::uint64_t, std::span<const std::span<const std::uint16_t>>) override {
+    return Error("a rank that does not write a split material received its values");
+  }
+};
+
+}  // namespace
+
+// Solves a small material (and what it needs) and times the last one.  It
+// builds DTW and DTC, so a WDL-only plan is predicted on the slow side.
 double calibrate(const Rules& rules, int threads) {
   Solver solver(rules, threads);
   const Material probe{1, 1, 1, 1};  // 1K1Mv1K1M: men and kings, 661K positions
@@ -105,7 +118,49 @@ double calibrate(const Rules& rules, int threads) {
   return secs > 0 ? static_cast<double>(st.positions) / secs : 1e6;
 }
 
-}  // namespace
+void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r) {
+  r.action = TableReport::Action::Skipped;
+  const std::vector<Metric> fm = file_metrics(opt.metrics);
+  std::error_code ec;
+  for (int k = 0; k < 3; ++k)
+    if (std::find(fm.begin(), fm.end(), kMetrics[k]) != fm.end())
+      r.bytes[k] = std::filesystem::file_size(table_path(opt.out, rules, r.material, kMetrics[k]), ec);
+}
+
+Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* split,
+                   const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r) {
+  const Material m = r.material;
+  const int threads = std::max(1, opt.threads);
+  const Metric primary = opt.metrics.dtw ? Metric::DTW : Metric::WDL;
+  auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread);
+  if (!succ) return Error(m.name() + ": cannot read a table it converts into: " + succ.message());
+  const bool writes = split == nullptr || split->writer();
+  FileSink sink(rules, opt.out, m, opt.metrics, threads);
+  NoSink none;
+  if (writes)
+    if (Status s = sink.open(); !s.ok()) return s;
+  BuildOptions bo;
+  bo.metrics = opt.metrics;
+  bo.threads = threads;
+  bo.memory_budget = opt.memory_budget;
+  bo.spill_dir = table_dir(opt.out, rules);
+  bo.progress = progress;
+  bo.split = split;
+  BuildStats bs;
+  if (Status s = build_material(rules, m, **succ, writes ? static_cast<ValueSink&>(sink) : none, bo, bs); !s.ok())
+    return s;
+  if (writes)
+    if (Status s = sink.finish(r); !s.ok()) return s;
+  r.action = TableReport::Action::Built;
+  r.white_to_move = bs.side[0];
+  r.black_to_move = bs.side[1];
+  r.spilled = bs.spilled;
+  return {};
+}
+
+}  // namespace generate_detail
+
+using namespace generate_detail;
 
 std::uint64_t default_memory_budget() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGE_SIZE);
@@ -203,11 +258,30 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     }
     plan.push_back(r);
   }
+  const int ranks = opt.cluster != nullptr ? opt.cluster->size() : std::max(1, opt.ranks);
+  if (ranks > 1 && rate > 0) {  // who builds what, and when (rank_plan.hpp)
+    std::vector<Material> order;
+    std::vector<bool> build;
+    for (const TableReport& r : plan) {
+      order.push_back(r.material);
+      build.push_back(r.action == TableReport::Action::Planned);
+    }
+    for (const RankJob& job : plan_ranks(order, build, ranks, opt.split_above).jobs) {
+      TableReport& r = plan[job.index];
+      r.rank = job.rank;
+      r.predicted.start = job.start / rate;
+      r.predicted.finish = job.finish / rate;  // predicted.seconds stays the time on one rank
+      if (job.rank == RankJob::kAllRanks)  // the other ranks keep no finished levels
+        r.predicted.peak_bytes_other =
+            plan_memory(r.material, opt.metrics, threads, kCachePerThread, opt.memory_budget).minimum;
+    }
+  }
   return plan;
 }
 
 Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOptions& opt,
                                             const GenerateCallbacks& cb) {
+  if (opt.cluster != nullptr && opt.cluster->size() > 1) return generate_on_ranks(rules, opt, cb, *opt.cluster);
   const auto start = std::chrono::steady_clock::now();
   std::error_code ec;
   const std::filesystem::path dir = table_dir(opt.out, rules);
@@ -217,8 +291,6 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   auto output_lock = lock_output(rules, opt.out, cb.notice);
   if (!output_lock) return output_lock.error();
   const std::vector<Material> order = targets(opt);
-  const int threads = std::max(1, opt.threads);
-  const Metric primary = opt.metrics.dtw ? Metric::DTW : Metric::WDL;
 
   // Which materials need building (their files are missing or invalid).
   std::vector<bool> present(order.size());
@@ -236,34 +308,15 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
     r.positions = table_slots(m);
     const auto t0 = std::chrono::steady_clock::now();
     if (present[i]) {
-      r.action = TableReport::Action::Skipped;
-      const std::vector<Metric> fm = file_metrics(opt.metrics);
-      for (int k = 0; k < 3; ++k)
-        if (std::find(fm.begin(), fm.end(), kMetrics[k]) != fm.end())
-          r.bytes[k] = std::filesystem::file_size(table_path(opt.out, rules, m, kMetrics[k]), ec);
+      fill_present(rules, opt, r);
     } else {
-      auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread);
-      if (!succ) return Error(m.name() + ": cannot read a table it converts into: " + succ.message());
-      FileSink sink(rules, opt.out, m, opt.metrics, threads);
-      if (Status s = sink.open(); !s.ok()) return s.error();
-      BuildOptions bo;
-      bo.metrics = opt.metrics;
-      bo.threads = threads;
-      bo.memory_budget = opt.memory_budget;
-      bo.spill_dir = dir;
-      bo.progress = [&](std::uint64_t done, std::uint64_t total) {
+      const auto progress = [&](std::uint64_t done, std::uint64_t total) {
         if (cb.progress)
           cb.progress(Progress{m, i + 1, order.size(), done, total, overall_done + done, overall_total,
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
       };
-      BuildStats bs;
-      if (Status s = build_material(rules, m, **succ, sink, bo, bs); !s.ok()) return s.error();
-      if (Status s = sink.finish(r); !s.ok()) return s.error();
+      if (Status s = build_table(rules, opt, nullptr, progress, r); !s.ok()) return s.error();
       overall_done += r.positions;
-      r.action = TableReport::Action::Built;
-      r.white_to_move = bs.side[0];
-      r.black_to_move = bs.side[1];
-      r.spilled = bs.spilled;
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (cb.table_done) cb.table_done(r);

@@ -100,6 +100,28 @@ struct BuildStats {
   double seconds = 0;
 };
 
+// Splits each level of one material among cooperating processes (MPI ranks,
+// cluster.hpp): process part() of parts() solves the units i of a level with
+// i % parts() == part(); after the level, every process holds the whole
+// level (merge); only the writer() keeps the finished levels and streams
+// them to its sink (the others' sinks receive nothing).  The values do not
+// depend on the split.  Called from build_material's calling thread only.
+class LevelSplit {
+ public:
+  virtual ~LevelSplit() = default;
+  virtual int parts() const = 0;
+  virtual int part() const = 0;
+  virtual bool writer() const = 0;
+  // Collective, once per level: tells every process whether this one
+  // failed.  Returns an error when another process failed and this one did
+  // not (then the level is not merged); otherwise ok.
+  virtual Status agree(bool failed) = 0;
+  // Collective, once per level and pass after agree() found no failure:
+  // fills the slots this process left unset (0xFFFF) with the other
+  // processes' values (each slot is set by exactly one process).
+  virtual Status merge(std::span<std::uint16_t> codes) = 0;
+};
+
 struct BuildOptions {
   MetricSet metrics;
   // A limited count (metric_spec.hpp; the statutes) run alone instead of
@@ -112,6 +134,8 @@ struct BuildOptions {
   std::filesystem::path spill_dir;                   // where a store that does not fit in memory goes
   // Called from the calling thread as work completes: positions done, total.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  // Null: this process solves every unit.  Else the split it takes part in.
+  LevelSplit* split = nullptr;
 };
 
 // What a build of `canonical` needs, before it starts.

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "damka/cluster.hpp"
 #include "damka/engine.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
@@ -38,6 +39,14 @@ struct GenerateOptions {
   bool dry_run = false;          // list what would be built, build nothing
   MetricSet metrics;             // WDL is always written
   std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes (the default: the machine's memory, see default_memory_budget)
+  // Several ranks (mpirun): the job this process is one rank of; null or of
+  // size 1: this process builds everything.  Each rank runs generate() with
+  // the same options; they share `out` (a folder every machine sees).
+  Cluster* cluster = nullptr;
+  int ranks = 1;  // plan_generation only: plan for this many ranks (cluster's size when set)
+  // Split materials of at least this many positions across the ranks, and
+  // no others; unset: where the plan predicts it finishes sooner (rank_plan.hpp).
+  std::optional<std::uint64_t> split_above;
 };
 
 // The default --memory: 80% of the machine's physical memory.
@@ -53,6 +62,11 @@ struct Prediction {
   std::uint64_t disk_bytes = 0;   // the table files
   std::uint64_t spill_bytes = 0;  // temporary disk while building (0: none)
   double seconds = 0;
+  // Several ranks: when it starts and ends (seconds from the start; a split
+  // material takes less than `seconds`, its time on one rank), and the
+  // peak memory of a rank other than rank 0 when the material is split.
+  double start = 0, finish = 0;
+  std::uint64_t peak_bytes_other = 0;
 };
 
 struct TableReport {
@@ -64,6 +78,7 @@ struct TableReport {
   std::uint64_t bytes[3] = {0, 0, 0};  // file sizes: WDL, DTW, DTC
   Prediction predicted;                // dry run: for tables to build
   bool spilled = false;                // built with its finished levels in a temporary file
+  int rank = 0;                        // several ranks: who builds it (RankJob::kAllRanks: split among all)
 };
 
 // Progress, called from the building thread.
@@ -89,8 +104,19 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
 // Builds the tables; stops at the first error (nothing half-written remains).
 // Holds the output folder's lock (output_lock.hpp) while it runs: fails at
 // once, naming the holder, when another run is writing there.
+// On several ranks (opt.cluster): rank 0 holds the lock; every rank builds
+// its share of the plan_ranks() plan and tells the others what it finished;
+// table_done is called on the rank that built the table (rank 0 also for
+// the tables present); rank 0 returns every table's report, the others
+// their own.  An error on one rank is returned on that rank only: the
+// caller must end the job (Cluster::abort) or the others may wait forever.
+// While building, each rank keeps a note of what it builds beside the lock
+// (rank_note_path); a run that finds notes left by a killed job names them.
 Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOptions& opt,
                                             const GenerateCallbacks& callbacks = {});
+
+// <dir>/.damka-generate-<family>.rank<r>: what rank r of a running job builds.
+std::filesystem::path rank_note_path(const Rules& rules, const std::filesystem::path& dir, int rank);
 
 // Loads a material's DTW and DTC files from `dir` into a SolvedTable.
 Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir, const Material& canonical);
