@@ -152,7 +152,8 @@ void register_probe(CLI::App& app, int& rc) {
     const bool all_known = pos.all_known();
     const Material material = material_of(p);
     // The moves that keep the value (like Fathom's tb_probe_root): known
-    // from WDL tables alone, ranked by DTW or DTC where present.
+    // from WDL tables alone, ranked by DTW or DTC where present; shown when
+    // the full list (which needs DTW everywhere) is not known.
     std::vector<RootMove> root_moves;
     RootRanking ranking = RootRanking::None;
     const ProbeStatus root_status = tb.probe_root(p, root_moves, ranking);
@@ -165,7 +166,8 @@ void register_probe(CLI::App& app, int& rc) {
       const Json position = position_json(tb, pos);
       for (const auto& [k, v] : position.items()) j[k] = v;
       if (!note.empty()) j["note"] = note;
-      if (root_status == ProbeStatus::Ok) {
+      // Without the full move list (DTW missing), the value-keeping moves.
+      if (moves_status != ProbeStatus::Ok && root_status == ProbeStatus::Ok) {
         nlohmann::json arr = nlohmann::json::array();
         for (const RootMove& r : root_moves) {
           nlohmann::json e = {{"move", move_to_string(*rules, p, r.move)},
