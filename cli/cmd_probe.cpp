@@ -225,6 +225,13 @@ void register_probe(CLI::App& app, int& rc) {
     const ProbeStatus pv_status = pos.pv_status;
     const bool all_known = pos.all_known();
     const Material material = material_of(p);
+    // The moves that keep the value (like Fathom's tb_probe_root): known
+    // from WDL tables alone, ranked by DTW or DTC where present; shown when
+    // the full list (which needs DTW everywhere) is not known.
+    std::vector<RootMove> root_moves;
+    RootRanking ranking = RootRanking::None;
+    const ProbeStatus root_status = tb.probe_root(p, root_moves, ranking);
+    const char* ranking_name = ranking == RootRanking::DTW ? "dtw" : ranking == RootRanking::DTC ? "dtc" : "none";
 
     if (o->json) {
       // The same JSON as `damka serve` answers (serve/include/damka/position_report.hpp),
@@ -233,6 +240,19 @@ void register_probe(CLI::App& app, int& rc) {
       const Json position = position_json(tb, pos);
       for (const auto& [k, v] : position.items()) j[k] = v;
       if (!note.empty()) j["note"] = note;
+      // Without the full move list (DTW missing), the value-keeping moves.
+      if (moves_status != ProbeStatus::Ok && root_status == ProbeStatus::Ok) {
+        nlohmann::json arr = nlohmann::json::array();
+        for (const RootMove& r : root_moves) {
+          nlohmann::json e = {{"move", move_to_string(*rules, p, r.move)},
+                              {"result", r.wdl.wdl == Wdl::Win ? "win" : r.wdl.wdl == Wdl::Loss ? "loss" : "draw"}};
+          e["dtw"] = r.dtw_known && r.dtw.wdl != Wdl::Draw ? nlohmann::json(r.dtw.plies) : nlohmann::json(nullptr);
+          e["dtc"] = r.dtc_known && r.dtc.wdl != Wdl::Draw ? nlohmann::json(r.dtc.plies) : nlohmann::json(nullptr);
+          arr.push_back(e);
+        }
+        j["root_moves"] = arr;
+        j["root_ranking"] = ranking_name;
+      }
       if (verdict) {
         j["statutes"] = statutes_json(o->rulebook, 0, *verdict);
         j["statutes"].erase("moves_played");
@@ -267,7 +287,20 @@ void register_probe(CLI::App& app, int& rc) {
           text += " (to the next capture or promotion)";
         std::printf("%-9s %s\n", labels[i], text.c_str());
       }
-      if (moves_status != ProbeStatus::Ok) {
+      if (moves_status != ProbeStatus::Ok && root_status == ProbeStatus::Ok && !root_moves.empty()) {
+        // No DTW for every move: the moves that keep the value, from WDL.
+        std::printf("\nMoves: %s\n", status_text(tb, p, moves_status, Metric::DTW).c_str());
+        std::printf("%-24s %s\n", "Moves keeping the value", ranking == RootRanking::None ? "(unranked: WDL only)"
+                                                                : ranking == RootRanking::DTW ? "(by DTW)"
+                                                                                              : "(by DTC)");
+        for (const RootMove& r : root_moves) {
+          std::string dist;
+          if (r.dtw_known) dist += "DTW " + describe_value(r.dtw, Metric::DTW);
+          if (r.dtc_known) dist += std::string(dist.empty() ? "" : ", ") + "DTC " + describe_value(r.dtc, Metric::DTC);
+          std::printf("  %-22s %-6s %s\n", move_to_string(*rules, p, r.move).c_str(),
+                      describe_value(r.wdl, Metric::WDL).c_str(), dist.c_str());
+        }
+      } else if (moves_status != ProbeStatus::Ok) {
         std::printf("\nMoves: %s\n", status_text(tb, p, moves_status, Metric::DTW).c_str());
       } else if (moves.empty()) {
         std::printf("\nNo legal moves: the side to move has lost.\n");

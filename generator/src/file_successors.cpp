@@ -2,17 +2,27 @@
 #include "file_successors.hpp"
 
 #include <bit>
+#include <set>
 
 #include "damka/slots.hpp"
+#include "damka/solver.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/value_oracle.hpp"
 
 namespace damka {
 namespace {
 
-// A direct-mapped cache of decoded blocks, keyed by (file, block).
+// A dense key for materials of at most 15 of each kind.
+constexpr int material_key(const Material& m) { return (m.wm << 12) | (m.wk << 8) | (m.bm << 4) | m.bk; }
+constexpr bool keyable(const Material& m) { return m.wm < 16 && m.wk < 16 && m.bm < 16 && m.bk < 16; }
+
+// Stored entries through a direct-mapped cache of decoded blocks, keyed by
+// (file, block); values through the oracle.
 class FileReader : public SuccessorReader {
  public:
-  FileReader(const std::vector<FileSuccessors::Entry>& entries, std::uint64_t cache_bytes) : entries_(entries) {
+  FileReader(const FileSuccessors& source, const std::vector<FileSuccessors::Entry>& entries, const Rules& rules,
+             Metric metric, std::uint64_t cache_bytes)
+      : source_(source), entries_(entries), rules_(rules), metric_(metric) {
     std::uint64_t largest = 4096;
     for (const auto& e : entries) largest = std::max<std::uint64_t>(largest, e.file->header().block_size);
     const std::uint64_t want = std::max<std::uint64_t>(16, cache_bytes / (largest * 2));
@@ -21,15 +31,24 @@ class FileReader : public SuccessorReader {
   }
 
   std::uint16_t code(const Position& q) override {
-    if (q.pieces(q.side_to_move) == 0) return Value::loss(0).encode();
+    Value v;
+    if (oracle_value(rules_, q, metric_, [this](const Position& s, Value& out) { return stored(s, out); }, v) !=
+        Read::Ok)
+      return 0;
+    return v.encode();
+  }
+
+ private:
+  enum class Read : std::uint8_t { Ok = 0, Failed = 1 };
+
+  // The stored entry of a position of an opened material (error_ otherwise).
+  Read stored(const Position& q, Value& out) {
     const Material c = material_of(q).canonical();
     if (last_ < 0 || entries_[last_].canonical != c) {
-      last_ = -1;
-      for (std::size_t i = 0; i < entries_.size(); ++i)
-        if (entries_[i].canonical == c) last_ = static_cast<int>(i);
+      last_ = source_.find(c);
       if (last_ < 0) {
         if (error_.empty()) error_ = "no table of successor material " + c.name() + " was opened";
-        return 0;
+        return Read::Failed;
       }
     }
     const FileSuccessors::Entry& e = entries_[last_];
@@ -42,21 +61,24 @@ class FileReader : public SuccessorReader {
       line.valid = false;
       if (Status s = e.file->read_block(block, line.codes); !s.ok()) {
         if (error_.empty()) error_ = s.message();
-        return 0;
+        return Read::Failed;
       }
       line.key = key;
       line.valid = true;
     }
-    return line.codes[slot - block * bs];
+    out = Value::decode(line.codes[slot - block * bs]);
+    return Read::Ok;
   }
 
- private:
   struct Line {
     std::uint64_t key = 0;
     bool valid = false;
     std::vector<std::uint16_t> codes;
   };
+  const FileSuccessors& source_;
   const std::vector<FileSuccessors::Entry>& entries_;
+  const Rules& rules_;
+  Metric metric_;
   std::vector<Line> lines_;
   int bits_ = 4;
   int last_ = -1;
@@ -64,25 +86,40 @@ class FileReader : public SuccessorReader {
 
 }  // namespace
 
+int FileSuccessors::find(const Material& canonical) const {
+  if (!keyable(canonical)) return -1;
+  return by_key_[static_cast<std::size_t>(material_key(canonical))];
+}
+
 Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rules, const std::filesystem::path& dir,
                                                                 const std::vector<Material>& materials, Metric metric,
                                                                 std::uint64_t cache_bytes_per_reader) {
   auto fs = std::make_unique<FileSuccessors>();
+  fs->rules_ = &rules;
+  fs->metric_ = metric;
   fs->cache_bytes_ = cache_bytes_per_reader;
-  for (const Material& m : materials) {
+  fs->by_key_.assign(std::size_t{1} << 16, -1);
+  // The materials given, then what they convert into (the oracle's search
+  // over captures may reach any of them).
+  std::set<Material> all(materials.begin(), materials.end());
+  for (const Material& m : materials)
+    for (const Material& s : successors_closure(m)) all.insert(s);
+  for (const Material& m : all) {
+    if (!keyable(m)) return Error("material " + m.name() + " has too many pieces of a kind");
     auto r = TableReader::open(table_path(dir, rules, m, metric));
     if (!r) return r.error();
     if (Status s = check_table_rules((*r)->header(), rules, (*r)->path()); !s.ok()) return s.error();
     if ((*r)->header().material != m || (*r)->header().metric != metric)
       return Error((*r)->path().string() + ": holds " + (*r)->header().material.name() + " " +
                    std::string(metric_name((*r)->header().metric)));
+    fs->by_key_[static_cast<std::size_t>(material_key(m))] = static_cast<std::int16_t>(fs->entries_.size());
     fs->entries_.push_back(Entry{m, MaterialIndex(m), std::move(*r)});
   }
   return fs;
 }
 
 std::unique_ptr<SuccessorReader> FileSuccessors::reader() const {
-  return std::make_unique<FileReader>(entries_, cache_bytes_);
+  return std::make_unique<FileReader>(*this, entries_, *rules_, metric_, cache_bytes_);
 }
 
 }  // namespace damka

@@ -1,6 +1,8 @@
-// Private to the generator: successor materials read from their finished
-// table files through a small cache of decoded blocks per thread (no locks,
-// no shared state after opening).
+// Private to the generator: finished materials read from their table files
+// through the value oracle (value_oracle.hpp: capture positions are
+// resolved from their captures, whatever their entries hold) and a small
+// cache of decoded blocks per thread (no locks, no shared state after
+// opening).
 #pragma once
 
 #include <filesystem>
@@ -14,8 +16,10 @@ namespace damka {
 
 class FileSuccessors : public SuccessorSource {
  public:
-  // Opens `metric`'s file of every material in `materials` (canonical) under
-  // `dir`; fails naming the first file that is missing or unreadable.
+  // Opens `metric`'s file of every material in `materials` (canonical) and of
+  // every material they convert into, transitively (the oracle's search over
+  // captures reaches them), under `dir`; fails naming the first file that is
+  // missing or unreadable.
   static Expected<std::unique_ptr<FileSuccessors>> open(const Rules& rules, const std::filesystem::path& dir,
                                                         const std::vector<Material>& materials, Metric metric,
                                                         std::uint64_t cache_bytes_per_reader);
@@ -27,9 +31,14 @@ class FileSuccessors : public SuccessorSource {
     MaterialIndex index;
     std::unique_ptr<TableReader> file;
   };
+  // Entry number of a canonical material, -1 if not opened.
+  int find(const Material& canonical) const;
 
  private:
+  const Rules* rules_ = nullptr;
+  Metric metric_ = Metric::DTW;
   std::vector<Entry> entries_;
+  std::vector<std::int16_t> by_key_;  // entry number by material key (material_key), -1 if none
   std::uint64_t cache_bytes_ = 0;
 };
 

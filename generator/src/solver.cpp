@@ -8,6 +8,7 @@
 
 #include "damka/slots.hpp"
 #include "damka/engine.hpp"
+#include "damka/value_oracle.hpp"
 
 namespace damka {
 namespace {
@@ -47,6 +48,17 @@ std::vector<Material> successors(const Material& m) {
   moves_of_side(m, Color::Black, out);
   out.erase(m.canonical());
   std::vector<Material> v(out.begin(), out.end());
+  std::sort(v.begin(), v.end(), build_before);
+  return v;
+}
+
+std::vector<Material> successors_closure(const Material& m) {
+  std::set<Material> seen;
+  std::vector<Material> todo = successors(m);
+  for (std::size_t i = 0; i < todo.size(); ++i)
+    if (seen.insert(todo[i]).second)
+      for (const Material& s : successors(todo[i])) todo.push_back(s);
+  std::vector<Material> v(seen.begin(), seen.end());
   std::sort(v.begin(), v.end(), build_before);
   return v;
 }
@@ -142,13 +154,19 @@ SolveStats Solver::solve_one(const Material& canonical) {
 void Solver::drop(const Material& canonical) { tables_.erase(canonical); }
 
 std::optional<Value> Solver::value(const Position& p, Metric metric) const {
-  if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
-  if (p.pieces(opposite(p.side_to_move)) == 0) return std::nullopt;  // not a table position
-  const TableSlot ts = locate(p);
-  const SolvedTable* t = table(ts.material);
-  if (!t) return std::nullopt;
-  const Value v = Value::decode(metric == Metric::DTC ? t->dtc[ts.slot] : t->dtw[ts.slot]);
-  return metric == Metric::WDL ? v.wdl_only() : v;
+  if (p.pieces(opposite(p.side_to_move)) == 0 && p.pieces(p.side_to_move) != 0) return std::nullopt;  // game over
+  enum class Found : std::uint8_t { Yes = 0, No = 1 };
+  Value v;
+  const Found f = oracle_value(rules_, p, metric, [&](const Position& q, Value& out) {
+    const TableSlot ts = locate(q);
+    const SolvedTable* t = table(ts.material);
+    if (!t) return Found::No;
+    out = Value::decode(metric == Metric::DTC ? t->dtc[ts.slot] : t->dtw[ts.slot]);
+    if (metric == Metric::WDL) out = out.wdl_only();
+    return Found::Yes;
+  }, v);
+  if (f != Found::Yes) return std::nullopt;
+  return v;
 }
 
 }  // namespace damka

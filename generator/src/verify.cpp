@@ -16,6 +16,7 @@
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
 #include "damka/table_scan.hpp"
+#include "damka/value_oracle.hpp"
 
 namespace damka {
 namespace {
@@ -114,7 +115,7 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
   std::map<Material, std::size_t> last_use;
   for (std::size_t i = 0; i < order->size(); ++i) {
     last_use[(*order)[i]] = std::max(last_use[(*order)[i]], i);
-    for (const Material& s : successors((*order)[i])) last_use[s] = std::max(last_use[s], i);
+    for (const Material& s : successors_closure((*order)[i])) last_use[s] = std::max(last_use[s], i);
   }
   Loaded loaded(rules, root);
   std::vector<VerifyReport> reports;
@@ -146,8 +147,10 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
       failed(self.message());
       continue;
     }
+    // Everything the oracle's search over captures may read, loaded before
+    // the threads start (lookups are then read-only).
     std::string missing;
-    for (const Material& s : successors(m)) {
+    for (const Material& s : successors_closure(m)) {
       auto t = loaded.get(s);
       if (!t && missing.empty()) missing = "needs " + s.name() + ": " + t.message();
     }
@@ -172,17 +175,24 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
     }
     const SolvedTable& t = **self;
     const MaterialIndex& index = loaded.index(m);
-    // Successor codes of q: same table, another table, or no pieces.
+    // A stored entry of a loaded table (the oracle's lookup).
+    enum class Read : std::uint8_t { Ok = 0 };
+    auto stored = [&](Metric metric) {
+      return [&, metric](const Position& q, Value& out) {
+        const Material c = material_of(q).canonical();
+        const SolvedTable* st = c == m ? &t : *loaded.get(c);  // loaded above: no insertion
+        const std::uint64_t slot = locate_slot(loaded.index(c), q);
+        out = Value::decode(metric == Metric::DTC ? st->dtc[slot] : st->dtw[slot]);
+        return Read::Ok;
+      };
+    };
+    // Successor codes of q, through the value oracle.
     auto codes_of = [&](const Position& q, std::uint16_t& dtw, std::uint16_t& dtc) {
-      if (q.pieces(q.side_to_move) == 0) {
-        dtw = dtc = Value::loss(0).encode();
-        return;
-      }
-      const Material c = material_of(q).canonical();
-      const SolvedTable* st = c == m ? &t : *loaded.get(c);
-      const std::uint64_t slot = locate_slot(loaded.index(c), q);
-      dtw = st->dtw[slot];
-      dtc = st->dtc[slot];
+      Value v;
+      oracle_value(rules, q, Metric::DTW, stored(Metric::DTW), v);
+      dtw = v.encode();
+      oracle_value(rules, q, Metric::DTC, stored(Metric::DTC), v);
+      dtc = v.encode();
     };
     const std::uint64_t n = t.dtw.size();
     std::uint64_t bad = 0;
@@ -194,6 +204,8 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
 #pragma omp for schedule(dynamic, 4096)
       for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
         const Position p = position_at(index, static_cast<std::uint64_t>(i));
+        // A capture position's entries are derived, never read: nothing to check.
+        if (is_derived(rules, p)) continue;
         generate_moves(rules, p, moves);
         // DTW from one ply.
         int best_loss = -1, worst_win = -1;

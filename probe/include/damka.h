@@ -88,6 +88,23 @@ typedef struct damka_move_value {
   int dtc_known;   /* 0 when a DTC table the move needs is missing */
 } damka_move_value;
 
+/* A root move (damka_probe_root): a legal move that keeps the position's
+ * value, for the side that plays it. */
+typedef struct damka_root_move {
+  char text[64];   /* the move in the variant's notation */
+  int from, to;    /* squares 0..31 */
+  uint32_t taken;  /* bitboard of the pieces it takes */
+  int promotes;    /* 1 if it ends as a new king */
+  damka_value wdl; /* WDL value of the move (the position's value) */
+  damka_value dtw; /* DTW value of the move (valid when dtw_known) */
+  damka_value dtc; /* DTC value of the move (valid when dtc_known) */
+  int dtw_known;   /* 0 when a DTW table the move needs is missing */
+  int dtc_known;   /* 0 when a DTC table the move needs is missing */
+} damka_root_move;
+
+/* How damka_probe_root ranked its moves. */
+enum { DAMKA_RANKED_NONE = 0, DAMKA_RANKED_DTW = 1, DAMKA_RANKED_DTC = 2 };
+
 /* Opens the tables of `variant` ("russian", "brazilian", "filipino",
  * "mozambique", "thai", "english"; case-insensitive) under `dir` (the
  * directory given to `damka generate -o`, holding one folder per variant
@@ -121,6 +138,22 @@ damka_status damka_probe_moves(const damka_tablebase* tb, uint32_t white_men, ui
                                size_t capacity, size_t* count);
 damka_status damka_probe_moves_fen(const damka_tablebase* tb, const char* fen, damka_move_value* moves,
                                    size_t capacity, size_t* count);
+
+/* Like Fathom's tb_probe_root: the legal moves that keep the position's
+ * WDL value (every winning move of a won position, every drawing move of a
+ * drawn one, every move of a lost one), best first by DTW where every kept
+ * move's DTW is known, else by DTC where every DTC is known, else in legal
+ * move order; *ranked_by (may be NULL) gets DAMKA_RANKED_DTW, _DTC or _NONE
+ * (always _NONE for a draw).  Works with WDL files alone.  Writes at most
+ * `capacity` moves and sets *count to the number kept;
+ * DAMKA_E_BUFFER_TOO_SMALL (with *count set) when they do not fit.  A
+ * position without legal moves gives DAMKA_OK and *count = 0.  Cost: one WDL
+ * probe per legal move and a DTW and a DTC probe per kept move. */
+damka_status damka_probe_root(const damka_tablebase* tb, uint32_t white_men, uint32_t white_kings,
+                              uint32_t black_men, uint32_t black_kings, int side_to_move, damka_root_move* moves,
+                              size_t capacity, size_t* count, int* ranked_by);
+damka_status damka_probe_root_fen(const damka_tablebase* tb, const char* fen, damka_root_move* moves,
+                                  size_t capacity, size_t* count, int* ranked_by);
 
 /* The principal variation to the end of the game as move texts separated
  * by spaces, written to `buffer` (NUL-terminated; empty for a draw).

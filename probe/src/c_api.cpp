@@ -139,6 +139,41 @@ damka_status moves_of(const damka_tablebase* h, const Position& p, damka_move_va
   return DAMKA_OK;
 }
 
+damka_status root_of(const damka_tablebase* h, const Position& p, damka_root_move* moves, size_t capacity,
+                     size_t* count, int* ranked_by) {
+  if (ranked_by) *ranked_by = DAMKA_RANKED_NONE;
+  std::vector<RootMove> rm;
+  RootRanking ranking = RootRanking::None;
+  if (ProbeStatus s = h->tb->probe_root(p, rm, ranking); s != ProbeStatus::Ok) {
+    *count = 0;
+    return from_probe(s, h, &p);
+  }
+  *count = rm.size();
+  if (rm.size() > capacity)
+    return fail(DAMKA_E_BUFFER_TOO_SMALL, "room for " + std::to_string(capacity) + " moves, " +
+                                              std::to_string(rm.size()) + " needed");
+  if (!rm.empty() && moves == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "moves is NULL");
+  for (std::size_t i = 0; i < rm.size(); ++i) {
+    damka_root_move& o = moves[i];
+    std::memset(&o, 0, sizeof o);
+    const std::string text = move_to_string(h->tb->rules(), p, rm[i].move);
+    std::strncpy(o.text, text.c_str(), sizeof o.text - 1);
+    o.from = rm[i].move.from;
+    o.to = rm[i].move.to;
+    o.taken = rm[i].move.taken;
+    o.promotes = rm[i].move.promotes ? 1 : 0;
+    o.wdl = to_c(rm[i].wdl);
+    o.dtw = to_c(rm[i].dtw);
+    o.dtc = to_c(rm[i].dtc);
+    o.dtw_known = rm[i].dtw_known ? 1 : 0;
+    o.dtc_known = rm[i].dtc_known ? 1 : 0;
+  }
+  if (ranked_by)
+    *ranked_by = ranking == RootRanking::DTW ? DAMKA_RANKED_DTW : ranking == RootRanking::DTC ? DAMKA_RANKED_DTC
+                                                                                               : DAMKA_RANKED_NONE;
+  return DAMKA_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -221,6 +256,30 @@ damka_status damka_probe_moves_fen(const damka_tablebase* tb, const char* fen, d
     Position p;
     if (damka_status s = read_fen(tb, fen, p); s != DAMKA_OK) return s;
     return moves_of(tb, p, moves, capacity, count);
+  });
+}
+
+damka_status damka_probe_root(const damka_tablebase* tb, uint32_t white_men, uint32_t white_kings,
+                              uint32_t black_men, uint32_t black_kings, int side_to_move, damka_root_move* moves,
+                              size_t capacity, size_t* count, int* ranked_by) {
+  return guarded([&] {
+    if (tb == nullptr || count == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "tb or count is NULL");
+    *count = 0;
+    Position p;
+    if (damka_status s = make_position(white_men, white_kings, black_men, black_kings, side_to_move, p); s != DAMKA_OK)
+      return s;
+    return root_of(tb, p, moves, capacity, count, ranked_by);
+  });
+}
+
+damka_status damka_probe_root_fen(const damka_tablebase* tb, const char* fen, damka_root_move* moves,
+                                  size_t capacity, size_t* count, int* ranked_by) {
+  return guarded([&] {
+    if (tb == nullptr || count == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "tb or count is NULL");
+    *count = 0;
+    Position p;
+    if (damka_status s = read_fen(tb, fen, p); s != DAMKA_OK) return s;
+    return root_of(tb, p, moves, capacity, count, ranked_by);
   });
 }
 

@@ -229,7 +229,7 @@ struct Tablebase::Impl {
 
   // ---- values --------------------------------------------------------
 
-  // A position with both sides present and no capture to make.
+  // The oracle's lookup: a stored position (both sides present, no capture to make).
   ProbeStatus table_value(const Position& p, Metric metric, ProbeMode mode, Value& v) {
     const Material m = material_of(p);
     if (m.pieces() > kMaxIndexPieces) return ProbeStatus::Unknown;
@@ -244,31 +244,11 @@ struct Tablebase::Impl {
     return ProbeStatus::Ok;
   }
 
-  // Any position whose side not to move has pieces.
-  ProbeStatus value(const Position& p, Metric metric, ProbeMode mode, Value& v, int depth) {
-    if (p.pieces(p.side_to_move) == 0) {
-      v = Value::loss(0);
-      return ProbeStatus::Ok;
-    }
-    if (!has_capture(rules, p)) return table_value(p, metric, mode, v);
-    // The side to move must capture: the best of its captures, from the
-    // successors' values (fewer pieces), never from this position's entry.
-    if (depth >= kMaxDepth) return ProbeStatus::Unknown;  // cannot happen: captures remove pieces
-    thread_local std::array<MoveList, kMaxDepth> lists;
-    MoveList& moves = lists[depth];
-    generate_moves(rules, p, moves);
-    Value best = Value::loss(0);
-    bool any = false;
-    for (const Move& mv : moves) {
-      Value sv;
-      if (ProbeStatus s = value(apply(p, mv), metric, mode, sv, depth + 1); s != ProbeStatus::Ok) return s;
-      const Value mvv = move_value(sv, metric, true);
-      if (!any || better_value(mvv, best)) best = mvv;
-      any = true;
-      if (metric == Metric::WDL && best.wdl == Wdl::Win) break;  // nothing is better
-    }
-    v = best;
-    return ProbeStatus::Ok;
+  // Any position whose side not to move has pieces: the oracle over this
+  // Tablebase's entries.
+  ProbeStatus value(const Position& p, Metric metric, ProbeMode mode, Value& v) {
+    return oracle_value(rules, p, metric,
+                        [&](const Position& q, Value& out) { return table_value(q, metric, mode, out); }, v);
   }
 
   // As parse_fen accepts: no overlap, no man on its promotion row, at most
@@ -284,7 +264,7 @@ struct Tablebase::Impl {
       r.status = ProbeStatus::Invalid;
       return r;
     }
-    r.status = value(p, metric, mode, r.value, 0);
+    r.status = value(p, metric, mode, r.value);
     return r;
   }
 
@@ -300,13 +280,13 @@ struct Tablebase::Impl {
       MoveValue m;
       m.move = mv;
       Value w;
-      if (ProbeStatus s = value(q, Metric::DTW, mode, w, 1); s != ProbeStatus::Ok) {
+      if (ProbeStatus s = value(q, Metric::DTW, mode, w); s != ProbeStatus::Ok) {
         out.clear();
         return s;
       }
       m.dtw = move_value(w, Metric::DTW, conversion);
       Value c;
-      m.dtc_known = value(q, Metric::DTC, mode, c, 1) == ProbeStatus::Ok;
+      m.dtc_known = value(q, Metric::DTC, mode, c) == ProbeStatus::Ok;
       m.dtc = m.dtc_known ? move_value(c, Metric::DTC, conversion) : Value::draw();
       out.push_back(m);
     }
@@ -316,6 +296,53 @@ struct Tablebase::Impl {
       if (a.dtc_known && b.dtc_known) return better_value(a.dtc, b.dtc);
       return a.dtc_known && !b.dtc_known;
     });
+    return ProbeStatus::Ok;
+  }
+
+  ProbeStatus probe_root(const Position& p, std::vector<RootMove>& out, RootRanking& ranking, ProbeMode mode) {
+    out.clear();
+    ranking = RootRanking::None;
+    if (!valid(p) || p.pieces(opposite(p.side_to_move)) == 0) return ProbeStatus::Invalid;
+    MoveList moves;
+    generate_moves(rules, p, moves);
+    Wdl best = Wdl::Loss;
+    for (const Move& mv : moves) {
+      Value w;
+      if (ProbeStatus s = value(apply(p, mv), Metric::WDL, mode, w); s != ProbeStatus::Ok) {
+        out.clear();
+        return s;
+      }
+      RootMove r;
+      r.move = mv;
+      r.wdl = move_value(w, Metric::WDL, false);
+      if (static_cast<int>(r.wdl.wdl) > static_cast<int>(best)) best = r.wdl.wdl;
+      out.push_back(r);
+    }
+    std::erase_if(out, [&](const RootMove& r) { return r.wdl.wdl != best; });
+    bool all_dtw = true, all_dtc = true;
+    for (RootMove& r : out) {
+      const Position q = apply(p, r.move);
+      const bool conversion = r.move.is_capture() || r.move.promotes;
+      Value v;
+      // A DTW or DTC table missing (or unreadable) only leaves that distance unknown.
+      if ((r.dtw_known = value(q, Metric::DTW, mode, v) == ProbeStatus::Ok)) r.dtw = move_value(v, Metric::DTW, conversion);
+      if ((r.dtc_known = value(q, Metric::DTC, mode, v) == ProbeStatus::Ok)) r.dtc = move_value(v, Metric::DTC, conversion);
+      all_dtw = all_dtw && r.dtw_known;
+      all_dtc = all_dtc && r.dtc_known;
+    }
+    if (out.empty() || best == Wdl::Draw) return ProbeStatus::Ok;
+    if (all_dtw) {
+      ranking = RootRanking::DTW;
+      std::stable_sort(out.begin(), out.end(), [](const RootMove& a, const RootMove& b) {
+        if (better_value(a.dtw, b.dtw)) return true;
+        if (better_value(b.dtw, a.dtw)) return false;
+        return a.dtc_known && b.dtc_known && better_value(a.dtc, b.dtc);
+      });
+    } else if (all_dtc) {
+      ranking = RootRanking::DTC;
+      std::stable_sort(out.begin(), out.end(),
+                       [](const RootMove& a, const RootMove& b) { return better_value(a.dtc, b.dtc); });
+    }
     return ProbeStatus::Ok;
   }
 
@@ -443,6 +470,11 @@ ProbeResult Tablebase::probe(const Position& p, Metric metric, ProbeMode mode) c
 
 ProbeStatus Tablebase::probe_moves(const Position& p, std::vector<MoveValue>& out, ProbeMode mode) const {
   return impl_->probe_moves(p, out, mode);
+}
+
+ProbeStatus Tablebase::probe_root(const Position& p, std::vector<RootMove>& out, RootRanking& ranking,
+                                  ProbeMode mode) const {
+  return impl_->probe_root(p, out, ranking, mode);
 }
 
 ProbeStatus Tablebase::principal_variation(const Position& p, std::vector<Move>& pv) const {

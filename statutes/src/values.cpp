@@ -12,6 +12,7 @@
 #include "damka/statutes.hpp"
 #include "damka/table_paths.hpp"
 #include "damka/table_scan.hpp"
+#include "damka/value_oracle.hpp"
 
 namespace damka {
 namespace {
@@ -34,13 +35,23 @@ Expected<Value> ValueSource::value(const Position& p, Metric metric) const {
   if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
   if (p.pieces(opposite(p.side_to_move)) == 0)
     return Error("the side not to move has no pieces: the game is over, no table holds this position");
-  const Material m = material_of(p).canonical();
-  auto t = table(m);
-  if (!t) return t.error();
-  if (!*t) return Error("no table for " + m.name() + " (" + describe() + ")");
-  const std::uint64_t s = locate_slot(index_of(m), p);
-  const Value v = Value::decode(metric == Metric::DTC ? (*t)->dtc[s] : (*t)->dtw[s]);
-  return metric == Metric::WDL ? v.wdl_only() : v;
+  // The value oracle (value_oracle.hpp) over the tables' stored entries.
+  enum class Read : std::uint8_t { Ok = 0, Failed = 1 };
+  Error failure;
+  auto stored = [&](const Position& q, Value& out) {
+    const Material m = material_of(q).canonical();
+    auto t = table(m);
+    if (!t) failure = t.error();
+    else if (!*t) failure = Error("no table for " + m.name() + " (" + describe() + ")");
+    if (!t || !*t) return Read::Failed;
+    const std::uint64_t s = locate_slot(index_of(m), q);
+    out = Value::decode(metric == Metric::DTC ? (*t)->dtc[s] : (*t)->dtw[s]);
+    if (metric == Metric::WDL) out = out.wdl_only();
+    return Read::Ok;
+  };
+  Value v;
+  if (oracle_value(rules_, p, metric, stored, v) != Read::Ok) return failure;
+  return v;
 }
 
 Expected<const std::vector<std::uint16_t>*> ValueSource::kings_only(const Material& canonical) const {
@@ -228,7 +239,7 @@ Expected<std::vector<std::uint16_t>> compute_kings_only(const Rules& rules, cons
   const std::uint64_t n = table_slots(index_of(m));
   if (table.dtw.size() != n) return Error("compute_kings_only: table " + m.name() + " has the wrong size");
   // Load what the exits read before the threads start (lookups are then read-only).
-  for (const Material& s : successors(m)) {
+  for (const Material& s : successors_closure(m)) {  // the oracle's search over captures reads these
     auto t = values.table(s);
     if (!t) return t.error();
   }

@@ -18,6 +18,7 @@
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/value_oracle.hpp"
 #include "damka/verify.hpp"
 
 namespace damka {
@@ -162,9 +163,13 @@ TEST(Scale, WdlOnlyBuildWritesTheSameWdlFilesAndNothingElse) {
       }
       const TableHeader h = (*reader)->header();
       reader->reset();
-      auto won = std::find(codes.begin(), codes.end(), Value::win(0).encode());
-      ASSERT_NE(won, codes.end());
-      *won = Value::draw().encode();
+      // A stored win (a capture position's entry is derived: never read).
+      const MaterialIndex index(victim);
+      std::size_t won = codes.size();
+      for (std::size_t i = 0; i < codes.size() && won == codes.size(); ++i)
+        if (codes[i] == Value::win(0).encode() && !is_derived(r, position_at(index, i))) won = i;
+      ASSERT_NE(won, codes.size());
+      codes[won] = Value::draw().encode();
       ASSERT_TRUE(write_table(path, h, codes).ok());
       auto again = verify_tables(r, wdl.path, 2, {});
       ASSERT_TRUE(again.ok());

@@ -110,6 +110,20 @@ int main(int argc, char** argv) {
   CHECK(line[0] != '\0' && strchr(line, ' ') == NULL);
   printf("W:WKc3:BKe5 PV: %s\n", line);
 
+  /* Root probing: the value-keeping moves, ranked by DTW (all tables here). */
+  {
+    damka_root_move root[64];
+    size_t rn = 0;
+    int ranked = -1;
+    CHECK(damka_probe_root_fen(tb, "W:WKc3:BKe5", root, 64, &rn, &ranked) == DAMKA_OK);
+    CHECK(rn >= 1 && rn <= n && ranked == DAMKA_RANKED_DTW);
+    CHECK(root[0].wdl.result == DAMKA_WIN && root[0].dtw_known && root[0].dtw.plies == 1 && root[0].taken == SQ(E5));
+    for (size_t i = 0; i < rn; ++i) CHECK(root[i].wdl.result == DAMKA_WIN);
+    CHECK(damka_probe_root_fen(tb, "W:WKc3:BKe5", root, 0, &rn, NULL) == DAMKA_E_BUFFER_TOO_SMALL && rn >= 1);
+    CHECK(damka_probe_root(tb, 0, SQ(C3), 0, SQ(E5), DAMKA_WHITE, root, 64, &rn, &ranked) == DAMKA_OK && rn >= 1);
+    CHECK(damka_probe_root(NULL, 0, SQ(C3), 0, SQ(E5), DAMKA_WHITE, root, 64, &rn, &ranked) == DAMKA_E_BAD_ARGUMENT);
+  }
+
   /* The side to move without pieces has lost in 0 plies. */
   CHECK(damka_probe(tb, 0, SQ(D4), 0, 0, DAMKA_BLACK, DAMKA_DTW, &v) == DAMKA_OK);
   CHECK(v.result == DAMKA_LOSS && v.plies == 0);

@@ -60,7 +60,8 @@ class Solver {
   void drop(const Material& canonical);
 
   // The value of a position whose material has been solved (either colour
-  // orientation); nullopt if its table is not here.
+  // orientation), through the value oracle (value_oracle.hpp: a capture
+  // position from its captures); nullopt if a table it needs is not here.
   std::optional<Value> value(const Position& p, Metric metric) const;
   const SolvedTable* table(const Material& canonical) const;
   const Rules& rules() const { return rules_; }
@@ -81,5 +82,9 @@ std::vector<Material> build_order(int max_pieces);
 // The canonical materials `m` can convert into by one capture or promotion
 // (both sides present), in build order.
 std::vector<Material> successors(const Material& m);
+// Every canonical material `m` converts into by one or more captures or
+// promotions (both sides present), in build order: what the value oracle's
+// search over captures may read for a position of m.
+std::vector<Material> successors_closure(const Material& m);
 
 }  // namespace damka

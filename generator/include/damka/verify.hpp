@@ -1,5 +1,7 @@
 // `damka verify`: re-checks every stored value of every table in a directory
-// by a one-ply search over the values it depends on:
+// by a one-ply search over the values it depends on (successors' values
+// through the value oracle; a capture position's entries are derived, never
+// read, so they are not checked):
 //   - a win in d has a move to a loss in d-1 and none to a shorter loss;
 //   - a loss in d has only moves to wins, the longest in d-1 (d = 0: no move);
 //   - a draw has no move to a loss and a move to a draw;

@@ -54,6 +54,7 @@
 #include "damka/position.hpp"
 #include "damka/rules.hpp"
 #include "damka/value.hpp"
+#include "damka/value_oracle.hpp"  // move_value, better_value
 
 namespace damka {
 
@@ -89,6 +90,23 @@ struct MoveValue {
   Value dtw;               // DTW value of the move (win in d+1 when the reply side loses in d, ...)
   Value dtc;               // DTC value of the move (1 for a capture or promotion); see dtc_known
   bool dtc_known = false;  // false when a DTC table the move needs is missing
+};
+
+// A root move (probe_root): a legal move that keeps the position's value,
+// with what is known of its distances, for the side that plays it.
+struct RootMove {
+  Move move;
+  Value wdl;               // the move's WDL value (equal to the position's)
+  Value dtw, dtc;          // valid when dtw_known / dtc_known
+  bool dtw_known = false;  // false when a DTW table the move needs is missing
+  bool dtc_known = false;  // false when a DTC table the move needs is missing
+};
+
+// The metric probe_root ranked its moves by.
+enum class RootRanking : std::uint8_t {
+  None,  // WDL only (or a draw): legal-move order
+  DTW,   // wins shortest first, losses longest first, by DTW (ties by DTC where known)
+  DTC,   // the same by DTC (DTW unknown for some move)
 };
 
 struct TablebaseOptions {
@@ -159,6 +177,19 @@ class Tablebase {
   ProbeStatus probe_moves(const Position& p, std::vector<MoveValue>& out,
                           ProbeMode mode = ProbeMode::Normal) const;
 
+  // Like Fathom's tb_probe_root: the legal moves of p that keep its WDL
+  // value (every winning move of a won position, every drawing move of a
+  // drawn one, every move of a lost one), best first.  Needs only the WDL of
+  // each successor (WDL files, or DTW files where the WDL one is missing);
+  // where the DTW tables of every kept move are present they are ranked by
+  // DTW (ties by DTC), else where the DTC tables are by DTC, else they keep
+  // the legal-move order (`ranking` says which; draws are never reordered).
+  // A position without legal moves gives Ok and an empty list.  Cost: one
+  // WDL probe per legal move plus, for the kept moves, one DTW and one DTC
+  // probe each.  Thread-safe.
+  ProbeStatus probe_root(const Position& p, std::vector<RootMove>& out, RootRanking& ranking,
+                         ProbeMode mode = ProbeMode::Normal) const;
+
   // The principal variation: from p, the best move by DTW at each ply (the
   // winner's shortest win, the loser's longest defence) until the game
   // ends, so a win or loss in d plies gives d moves.  A drawn position has
@@ -185,26 +216,6 @@ class Tablebase {
   explicit Tablebase(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
-
-// The value of a move for its mover, given the value of the position it
-// leads to for that position's side to move.  For DTC, `conversion` says
-// whether the move captures or promotes (the count starts again).
-constexpr Value move_value(Value successor, Metric metric, bool conversion) {
-  const Wdl w = successor.wdl == Wdl::Win ? Wdl::Loss : successor.wdl == Wdl::Loss ? Wdl::Win : Wdl::Draw;
-  if (w == Wdl::Draw) return Value::draw();
-  if (metric == Metric::WDL) return {w, 0};
-  const int d = (metric == Metric::DTC && conversion) ? 1 : successor.plies + 1;
-  return {w, static_cast<std::uint16_t>(d)};
-}
-
-// Orders values best first for the side choosing: wins by fewer plies, then
-// draws, then losses by more plies.  True when a is strictly better than b.
-constexpr bool better_value(Value a, Value b) {
-  if (a.wdl != b.wdl) return static_cast<int>(a.wdl) > static_cast<int>(b.wdl);
-  if (a.wdl == Wdl::Win) return a.plies < b.plies;
-  if (a.wdl == Wdl::Loss) return a.plies > b.plies;
-  return false;
-}
 
 // "win in 7 plies", "draw", "loss in 0 plies", "win" (WDL: no distance).
 std::string describe_value(Value v, Metric metric);

@@ -1,0 +1,114 @@
+// The value oracle: the one answer to "what is this position worth, given
+// the tables".  Probe, verify, the statutes, the in-memory solver and the
+// generator's reading of finished tables all ask it; each supplies only how
+// it reads a stored entry (a file through a cache, a table in memory).
+//
+// What is stored and what is derived.  A table stores a value for every
+// slot (slots.hpp), but only the entries of *stored* positions are ever
+// read: positions where the side to move must capture are *derived* from
+// their captures' successors (which have fewer pieces, so the search ends),
+// and a side to move without pieces has lost in 0 plies.  A table writer
+// may therefore put anything in a derived position's entry (FORMAT.md).
+// Symmetric materials and colour-reversed materials are the lookup's
+// business (locate() in slots.hpp maps any position to its slot).
+//
+//   Value v;
+//   auto s = oracle_value(rules, p, Metric::DTW,
+//       [&](const Position& q, Value& out) { return my_stored_value(q, out); }, v);
+//
+// The lookup.  `lookup(q, out)` is called only for stored positions q (both
+// sides have pieces, the side to move has no capture), in any orientation;
+// it sets `out` to q's value for q's side to move, in the metric asked (a
+// WDL answer must have plies == 0), and returns a status whose
+// value-initialised state (S{}, e.g. ProbeStatus::Ok == 0) means success.
+// Any other status stops the search and is returned unchanged: a missing
+// table is whatever the caller calls unknown.
+//
+// Cost.  A stored position: one has_capture() and one lookup.  A capture
+// position: its captures' successors, recursively (WDL stops at the first
+// winning capture); captures in a row remove a piece each, so the depth is
+// at most the number of pieces.  Thread-safety: as the lookup's; the move
+// lists used by the search are per thread.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "damka/movegen.hpp"
+#include "damka/position.hpp"
+#include "damka/rules.hpp"
+#include "damka/value.hpp"
+
+namespace damka {
+
+// The value of a move for its mover, given the value of the position it
+// leads to for that position's side to move (the successor-to-mover
+// conversion).  For DTC, `conversion` says whether the move captures or
+// promotes (the count starts again).
+constexpr Value move_value(Value successor, Metric metric, bool conversion) {
+  const Wdl w = successor.wdl == Wdl::Win ? Wdl::Loss : successor.wdl == Wdl::Loss ? Wdl::Win : Wdl::Draw;
+  if (w == Wdl::Draw) return Value::draw();
+  if (metric == Metric::WDL) return {w, 0};
+  const int d = (metric == Metric::DTC && conversion) ? 1 : successor.plies + 1;
+  return {w, static_cast<std::uint16_t>(d)};
+}
+
+// Orders values best first for the side choosing: wins by fewer plies, then
+// draws, then losses by more plies.  True when a is strictly better than b.
+constexpr bool better_value(Value a, Value b) {
+  if (a.wdl != b.wdl) return static_cast<int>(a.wdl) > static_cast<int>(b.wdl);
+  if (a.wdl == Wdl::Win) return a.plies < b.plies;
+  if (a.wdl == Wdl::Loss) return a.plies > b.plies;
+  return false;
+}
+
+// Whether a table entry of p is derived ("don't care" on disk): its side to
+// move must capture.  p must have pieces on both sides.  Cost: one
+// has_capture().
+inline bool is_derived(const Rules& rules, const Position& p) { return has_capture(rules, p); }
+
+namespace oracle_detail {
+// Captures in a row: each removes a piece, so 24 pieces bound the depth.
+constexpr int kMaxDepth = 26;
+// This thread's move list for a search depth (one per depth: the search
+// recurses while iterating).
+inline MoveList& moves_at(int depth) {
+  thread_local std::array<MoveList, kMaxDepth> lists;
+  return lists[static_cast<std::size_t>(depth)];
+}
+
+template <class Lookup>
+auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup, Value& v, int depth)
+    -> decltype(lookup(p, v)) {
+  using S = decltype(lookup(p, v));
+  if (p.pieces(p.side_to_move) == 0) {
+    v = Value::loss(0);
+    return S{};
+  }
+  if (!has_capture(rules, p)) return lookup(p, v);
+  // The side to move must capture: the best of its captures.
+  MoveList& moves = moves_at(depth);
+  generate_moves(rules, p, moves);
+  Value best = Value::loss(0);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    Value sv;
+    if (S s = search(rules, apply(p, moves[i]), metric, lookup, sv, depth + 1); s != S{}) return s;
+    const Value mv = move_value(sv, metric, true);
+    if (i == 0 || better_value(mv, best)) best = mv;
+    if (best.wdl == Wdl::Win && (metric != Metric::DTW)) break;  // WDL and DTC: a winning capture is win in 1
+  }
+  v = best;
+  return S{};
+}
+}  // namespace oracle_detail
+
+// The value of p for its side to move in `metric`, from stored entries
+// read through `lookup` (see above).  p: a valid position whose side not to
+// move has pieces (the side to move may have none: lost in 0 plies).
+template <class Lookup>
+auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Value& v)
+    -> decltype(lookup(p, v)) {
+  return oracle_detail::search(rules, p, metric, lookup, v, 0);
+}
+
+}  // namespace damka
