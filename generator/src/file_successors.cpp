@@ -31,25 +31,39 @@ class FileReader : public SuccessorReader {
   }
 
   std::uint16_t code(const Position& q) override {
+    // Resolved values of recent positions (a capture position costs a search).
+    std::uint64_t key = ~std::uint64_t{0};
+    Resolved* r = nullptr;
+    if (q.pieces(q.side_to_move) != 0) {
+      const int e = entry_of(material_of(q).canonical());
+      if (e >= 0) {
+        key = (static_cast<std::uint64_t>(e) << 48) | locate_slot(entries_[e].index, q);
+        r = &resolved_[(key * 0x9E3779B97F4A7C15ull) >> (64 - kResolvedBits)];
+        if (r->key == key) return r->code;
+      }
+    }
     Value v;
     if (oracle_value(rules_, q, metric_, [this](const Position& s, Value& out) { return stored(s, out); }, v) !=
         Read::Ok)
       return 0;
+    if (r) *r = Resolved{key, v.encode()};
     return v.encode();
   }
 
  private:
   enum class Read : std::uint8_t { Ok = 0, Failed = 1 };
 
+  int entry_of(const Material& c) {
+    if (last_ < 0 || entries_[last_].canonical != c) last_ = source_.find(c);
+    return last_;
+  }
+
   // The stored entry of a position of an opened material (error_ otherwise).
   Read stored(const Position& q, Value& out) {
     const Material c = material_of(q).canonical();
-    if (last_ < 0 || entries_[last_].canonical != c) {
-      last_ = source_.find(c);
-      if (last_ < 0) {
-        if (error_.empty()) error_ = "no table of successor material " + c.name() + " was opened";
-        return Read::Failed;
-      }
+    if (entry_of(c) < 0) {
+      if (error_.empty()) error_ = "no table of successor material " + c.name() + " was opened";
+      return Read::Failed;
     }
     const FileSuccessors::Entry& e = entries_[last_];
     const std::uint64_t slot = locate_slot(e.index, q);
@@ -70,6 +84,12 @@ class FileReader : public SuccessorReader {
     return Read::Ok;
   }
 
+  static constexpr int kResolvedBits = 12;
+  struct Resolved {
+    std::uint64_t key = ~std::uint64_t{0};
+    std::uint16_t code = 0;
+  };
+  std::vector<Resolved> resolved_ = std::vector<Resolved>(std::size_t{1} << kResolvedBits);
   struct Line {
     std::uint64_t key = 0;
     bool valid = false;
