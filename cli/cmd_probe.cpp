@@ -39,22 +39,6 @@ std::string status_text(const Tablebase& tb, const Position& p, ProbeStatus s, M
   return std::string(probe_status_name(s));
 }
 
-// Moves numbered by full moves: "1. c3-d4 h8-g7 2. ..." or "1... h8-g7 2. ...".
-std::string line_text(const Rules& r, Position p, const std::vector<Move>& line) {
-  std::string s;
-  int number = 1;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const bool first_side = p.side_to_move == r.first_to_move;
-    if (first_side) s += (s.empty() ? "" : " ") + std::to_string(number) + ". ";
-    else if (i == 0) s += std::to_string(number) + "... ";
-    else s += " ";
-    s += move_to_string(r, p, line[i]);
-    p = apply(p, line[i]);
-    if (!first_side) ++number;
-  }
-  return s;
-}
-
 }  // namespace
 
 void register_probe(CLI::App& app, int& rc) {
@@ -317,7 +301,7 @@ void register_probe(CLI::App& app, int& rc) {
         else if (pv.empty() && values[1].ok() && values[1].value.wdl == Wdl::Draw)
           std::printf("\nPrincipal variation: none (a draw never ends)\n");
         else
-          std::printf("\nPrincipal variation (%zu plies): %s\n", pv.size(), line_text(*rules, p, pv).c_str());
+          std::printf("\nPrincipal variation (%zu plies): %s\n", pv.size(), line_to_string(*rules, p, pv).c_str());
       }
     }
     if (verdict && !o->json) {

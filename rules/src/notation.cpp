@@ -276,4 +276,19 @@ std::string board_diagram(const Rules& r, const Position& p) {
   return s;
 }
 
+std::string line_to_string(const Rules& r, Position p, const std::vector<Move>& line) {
+  std::string s;
+  int number = 1;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const bool first_side = p.side_to_move == r.first_to_move;
+    if (first_side) s += (s.empty() ? "" : " ") + std::to_string(number) + ". ";
+    else if (i == 0) s += std::to_string(number) + "... ";
+    else s += " ";
+    s += move_to_string(r, p, line[i]);
+    p = apply(p, line[i]);
+    if (!first_side) ++number;
+  }
+  return s;
+}
+
 }  // namespace damka

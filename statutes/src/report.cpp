@@ -301,22 +301,6 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
 
 namespace {
 
-// Moves numbered by full moves: "1. c3-d4 h8-g7 2. ..." or "1... h8-g7 2. ...".
-std::string line_text(const Rules& r, Position p, const std::vector<Move>& line) {
-  std::string s;
-  int number = 1;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const bool first_side = p.side_to_move == r.first_to_move;
-    if (first_side) s += (s.empty() ? "" : " ") + std::to_string(number) + ". ";
-    else if (i == 0) s += std::to_string(number) + "... ";
-    else s += " ";
-    s += move_to_string(r, p, line[i]);
-    p = apply(p, line[i]);
-    if (!first_side) ++number;
-  }
-  return s;
-}
-
 std::string reading_of_count(const Clause& c) {
   std::string s = "the count starts at 0 in a covered position and runs in moves of the side that wins while the "
                   "balance holds; it ends at a capture or a promotion";
@@ -329,7 +313,7 @@ std::string reading_of_count(const Clause& c) {
 
 }  // namespace
 
-std::string example_line(const Rules& rules, const Example& e) { return line_text(rules, e.position, e.line); }
+std::string example_line(const Rules& rules, const Example& e) { return line_to_string(rules, e.position, e.line); }
 
 std::string report_text(const StatuteReport& rep, const Rules& rules) {
   std::ostringstream o;
@@ -389,7 +373,7 @@ std::string report_text(const StatuteReport& rep, const Rules& rules) {
       for (const Example& e : r.saved) {
         o << "              " << fen(rules, e.position) << "  " << winner_text(e.position, e.dtw) << ", needs "
           << e.moves_needed << " moves\n";
-        o << "                " << line_text(rules, e.position, e.line) << "\n";
+        o << "                " << line_to_string(rules, e.position, e.line) << "\n";
       }
     } else if (r.positions()) {
       o << "  into draws  " << (r.into_draws() ? "none inside the balance" : "none") << "\n";
@@ -439,7 +423,7 @@ json example_json(const Example& e, const Rules& rules) {
           {"count", value_json(e.count)},
           {"dtw", value_json(e.dtw)},
           {"moves_needed", opt_int(e.moves_needed)},
-          {"line", line_text(rules, e.position, e.line)}};
+          {"line", line_to_string(rules, e.position, e.line)}};
 }
 
 json count_json(const CountSpec& c) {

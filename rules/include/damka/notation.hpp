@@ -31,6 +31,10 @@ std::string to_fen(const Rules& r, const Position& p);
 // Moves: "c3-d4", "c3:e5" / "c3xe5", with turning squares "d2:h6:f8:c5:a7".
 // The shortest text that tells the move apart from every other legal move.
 std::string move_to_string(const Rules& r, const Position& p, const Move& m);
+// A line of moves from p numbered by full moves: "1. c3-d4 h8-g7 2. ..." or,
+// when the second side moves first, "1... h8-g7 2. ...".  Each move must be
+// legal in the position the line has reached.
+std::string line_to_string(const Rules& r, Position p, const std::vector<Move>& line);
 // Finds the legal move the text names; rejects illegal or ambiguous text.
 Expected<Move> parse_move(const Rules& r, const Position& p, std::string_view text);
 
