@@ -31,22 +31,15 @@ class FileReader : public SuccessorReader {
   }
 
   std::uint16_t code(const Position& q) override {
-    // Resolved values of recent positions (a capture position costs a search).
-    std::uint64_t key = ~std::uint64_t{0};
-    Resolved* r = nullptr;
-    if (q.pieces(q.side_to_move) != 0) {
-      const int e = entry_of(material_of(q).canonical());
-      if (e >= 0) {
-        key = (static_cast<std::uint64_t>(e) << 48) | locate_slot(entries_[e].index, q);
-        r = &resolved_[(key * 0x9E3779B97F4A7C15ull) >> (64 - kResolvedBits)];
-        if (r->key == key) return r->code;
-      }
-    }
+    // Resolved values of recent positions (a capture position costs a
+    // search), keyed by the position itself: a hit costs no ranking.
+    Resolved& r = resolved_[resolved_line(q)];
+    if (r.valid && r.same(q)) return r.code;
     Value v;
     if (oracle_value(rules_, q, metric_, [this](const Position& s, Value& out) { return stored(s, out); }, v) !=
         Read::Ok)
       return 0;
-    if (r) *r = Resolved{key, v.encode()};
+    r = Resolved(q, v.encode());
     return v.encode();
   }
 
@@ -86,9 +79,24 @@ class FileReader : public SuccessorReader {
 
   static constexpr int kResolvedBits = 12;
   struct Resolved {
-    std::uint64_t key = ~std::uint64_t{0};
+    Resolved() = default;
+    Resolved(const Position& q, std::uint16_t c)
+        : men{q.men[0], q.men[1]}, kings{q.kings[0], q.kings[1]}, code(c),
+          black(q.side_to_move == Color::Black), valid(true) {}
+    bool same(const Position& q) const {
+      return men[0] == q.men[0] && men[1] == q.men[1] && kings[0] == q.kings[0] && kings[1] == q.kings[1] &&
+             black == (q.side_to_move == Color::Black);
+    }
+    Bitboard men[2] = {0, 0}, kings[2] = {0, 0};
     std::uint16_t code = 0;
+    bool black = false, valid = false;
   };
+  static std::size_t resolved_line(const Position& q) {
+    std::uint64_t h = (std::uint64_t{q.men[0]} << 32 | q.men[1]) * 0x9E3779B97F4A7C15ull;
+    h ^= (std::uint64_t{q.kings[0]} << 32 | q.kings[1]) + (q.side_to_move == Color::Black);
+    h *= 0xC2B2AE3D27D4EB4Full;
+    return static_cast<std::size_t>(h >> (64 - kResolvedBits));
+  }
   std::vector<Resolved> resolved_ = std::vector<Resolved>(std::size_t{1} << kResolvedBits);
   struct Line {
     std::uint64_t key = 0;
