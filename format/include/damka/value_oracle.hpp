@@ -88,7 +88,7 @@ auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup
   if (!has_capture(rules, p)) return lookup(p, v);
   // The side to move must capture: the best of its captures.
   MoveList& moves = moves_at(depth);
-  generate_moves(rules, p, moves);
+  generate_capture_moves(rules, p, moves);
   Value best = Value::loss(0);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     Value sv;
