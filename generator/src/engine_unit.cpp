@@ -233,29 +233,65 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
     if (d >= b.size()) b.resize(d + 1);
     b[d].push_back(e);
   };
-  for (std::uint64_t l = 0; l < n; ++l) {
+  // Starting entries: positions without moves (lost in 0), and those whose
+  // best exit already decides them.
+  auto start = [&](std::uint64_t l, std::vector<std::vector<std::uint64_t>>& out) {
     s.pending[l] = s.in[l];
     s.queued[l] = kInf;
     code_at(l) = kUnset;
-  }
-  for (std::uint64_t l = 0; l < n; ++l) {
     const std::uint8_t f = s.flags[l];
     if (f & kNoMoves) {
-      push(buckets, 0, l * 2);
-      continue;
+      push(out, 0, l * 2);
+      return;
     }
     const Wdl w = sec ? wdl(l) : Wdl::Draw;
     if (sec && w == Wdl::Draw) {
       code_at(l) = 0;
-      continue;
+      return;
     }
     if (win_exit[l] != kInf && (!sec || w == Wdl::Win)) {
-      push(buckets, win_exit[l], l * 2 + 1);
+      push(out, win_exit[l], l * 2 + 1);
       s.queued[l] = win_exit[l];
     } else if (s.in[l] == 0 && !(f & kDrawExit) && (!sec || w == Wdl::Loss)) {
-      push(buckets, loss_exit[l], l * 2);
+      push(out, loss_exit[l], l * 2);
+    }
+  };
+  // Appends per-thread bucket lists to `buckets`, in thread order.
+  auto merge = [&](std::vector<std::vector<std::vector<std::uint64_t>>>& outs) {
+    for (auto& o : outs)
+      for (std::size_t at = 0; at < o.size(); ++at)
+        if (!o[at].empty()) {
+          if (at >= buckets.size()) buckets.resize(at + 1);
+          buckets[at].insert(buckets[at].end(), o[at].begin(), o[at].end());
+        }
+  };
+  bool started = false;
+  if constexpr (Par) {
+    // A team: the whole unit is this level's work, so no pass over it may
+    // leave the other threads waiting.
+    if (threads > 1) {
+      std::vector<std::vector<std::vector<std::uint64_t>>> outs(static_cast<std::size_t>(threads));
+      std::atomic<bool> failed{false};
+#pragma omp parallel num_threads(threads)
+      {
+        auto& mine = outs[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(static)
+        for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
+          if (failed.load(std::memory_order_relaxed)) continue;
+          try {
+            start(static_cast<std::uint64_t>(l), mine);
+          } catch (...) {  // an exception must not leave a parallel region
+            failed = true;
+          }
+        }
+      }
+      if (failed) throw std::bad_alloc();  // the only exception start() can raise (push_back)
+      merge(outs);
+      started = true;
     }
   }
+  if (!started)
+    for (std::uint64_t l = 0; l < n; ++l) start(l, buckets);
 
   // Finalises entry e at distance d; new entries go to `out`.
   auto process = [&](std::uint64_t e, std::uint64_t d, std::vector<std::vector<std::uint64_t>>& out) {
@@ -305,26 +341,30 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
           }
         }
         if (failed) throw std::bad_alloc();  // the only exception process() can raise (push_back)
-        for (auto& o : outs)
-          for (std::size_t at = 0; at < o.size(); ++at)
-            if (!o[at].empty()) {
-              if (at >= buckets.size()) buckets.resize(at + 1);
-              buckets[at].insert(buckets[at].end(), o[at].begin(), o[at].end());
-            }
+        merge(outs);
         continue;
       }
     }
     for (std::uint64_t e : current) process(e, d, buckets);
   }
-  if (!sec) {
-    for (std::uint64_t l = 0; l < n; ++l)
-      if (code_at(l) == kUnset) code_at(l) = 0;  // never resolved: a draw
-    if (!spec.has_distance)
-      for (std::uint64_t l = 0; l < n; ++l) code_at(l) = Value::decode(code_at(l)).wdl_only().encode();
+  // Never resolved: a draw (a secondary pass must resolve every won or lost
+  // position its primary did).
+  bool unresolved = false;
+  auto finish = [&](std::uint64_t l) {
+    std::uint16_t& c = code_at(l);
+    if (sec) return c == kUnset;
+    if (c == kUnset) c = 0;
+    if (!spec.has_distance) c = Value::decode(c).wdl_only().encode();
+    return false;
+  };
+  if constexpr (Par) {
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : unresolved)
+    for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l)
+      unresolved = finish(static_cast<std::uint64_t>(l)) || unresolved;
   } else {
-    for (std::uint64_t l = 0; l < n; ++l)
-      if (code_at(l) == kUnset) inconsistent_ = true;
+    for (std::uint64_t l = 0; l < n; ++l) unresolved = finish(l) || unresolved;
   }
+  if (unresolved) inconsistent_ = true;
 }
 
 void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n) {
