@@ -17,6 +17,7 @@
 #include "damka/table_paths.hpp"
 #include "damka/table_scan.hpp"
 #include "damka/value_oracle.hpp"
+#include "resolve_derived.hpp"
 
 namespace damka {
 namespace {
@@ -62,6 +63,8 @@ class Loaded {
         codes.insert(codes.end(), block.begin(), block.end());
       }
       if (codes.size() != table_slots(canonical)) return Error(path.string() + ": wrong number of positions");
+      // Derived entries: their true values (the file may hold anything).
+      if (auto r = resolve_derived(r_, dir_, canonical, metric, codes); !r) return r.error();
     }
     return t;
   }
@@ -142,13 +145,9 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
       failed(s.message());
       continue;
     }
-    auto self = loaded.get(m);
-    if (!self) {
-      failed(self.message());
-      continue;
-    }
     // Everything the oracle's search over captures may read, loaded before
-    // the threads start (lookups are then read-only).
+    // the threads start (lookups are then read-only); loading m itself
+    // resolves its derived entries from them.
     std::string missing;
     for (const Material& s : successors_closure(m)) {
       auto t = loaded.get(s);
@@ -156,6 +155,11 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
     }
     if (!missing.empty()) {
       failed(missing, true);
+      continue;
+    }
+    auto self = loaded.get(m);
+    if (!self) {
+      failed(self.message());
       continue;
     }
     std::vector<std::uint16_t> wdl;

@@ -118,7 +118,13 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
 // <dir>/.damka-generate-<family>.rank<r>: what rank r of a running job builds.
 std::filesystem::path rank_note_path(const Rules& rules, const std::filesystem::path& dir, int rank);
 
-// Loads a material's DTW and DTC files from `dir` into a SolvedTable.
+// Loads a material's DTW and DTC files from `dir` into a SolvedTable with
+// true values in every entry: derived entries (value_oracle.hpp; a file may
+// hold anything there) are resolved by the oracle from the DTW and DTC files
+// of the materials it converts into, which must be in `dir` too.
+// Cost: reads both files whole, plus resolve_derived()'s pass (one
+// has_capture() per slot and a search per capture position), on the
+// OpenMP default number of threads.  Thread-safe.
 Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir, const Material& canonical);
 
 // Whether the files of `metrics` of a material are present and valid for
