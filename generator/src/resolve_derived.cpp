@@ -20,11 +20,9 @@ Expected<std::uint64_t> resolve_derived(const Rules& rules, const std::filesyste
   if (codes.size() != table_slots(index))
     return Error("resolve_derived: " + canonical.name() + ": " + std::to_string(codes.size()) + " codes for " +
                  std::to_string(table_slots(index)) + " slots");
-  // A material without captures to search (no successors) has no derived
-  // position: both sides have pieces, so a capture leads to a smaller one.
-  const std::vector<Material> next = successors(canonical);
-  if (next.empty()) return std::uint64_t{0};
-  auto source = FileSuccessors::open(rules, dir, next, metric, std::uint64_t{16} << 20);
+  // The materials its captures lead to (none for one piece each: a
+  // capture there leaves a side without pieces, lost in 0 by the oracle).
+  auto source = FileSuccessors::open(rules, dir, successors(canonical), metric, std::uint64_t{16} << 20);
   if (!source) return Error(canonical.name() + ": cannot resolve its capture positions: " + source.message());
   const int team = threads > 0 ? threads : omp_get_max_threads();
   std::uint64_t derived = 0;
