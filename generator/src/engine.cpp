@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cassert>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -244,8 +245,10 @@ Status flush_level(const Layout& L, LevelArrays& lv, const PassList& passes, Slo
   const std::uint64_t per_side = configs.size() * L.K;
   const int P = passes.size();
   for (int side = 0; side < L.sides; ++side)
-    for (std::uint64_t j = side * per_side; j < (side + 1) * per_side; ++j)
+    for (std::uint64_t j = side * per_side; j < (side + 1) * per_side; ++j) {
+      assert(lv.codes[0][j] != kUnset);
       count(stats.side[side], lv.codes[0][j], passes.dtc >= 0 ? lv.codes[passes.dtc][j] : 0);
+    }
   if (!lv.derived.empty())
     for (std::uint64_t w = 0; w < lv.derived.size(); ++w)
       for (std::uint32_t bits = lv.derived[w]; bits != 0; bits &= bits - 1) {
@@ -459,7 +462,6 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
         if (Status s = store.read(k, first, n, buf[k]); !s.ok()) return fail(s.message());
         spans[k] = buf[k];
       }
-      for (std::uint64_t i = 0; i < n; ++i) assert(opt.mark_derived || buf[0][i] != kUnset);
       if (Status s = sink.add(first, spans); !s.ok()) return s;
     }
   } catch (const std::bad_alloc&) {
