@@ -217,7 +217,7 @@ Status check_material_files(const Rules& rules, const std::filesystem::path& dir
 }
 
 Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir,
-                                        const Material& canonical) {
+                                        const Material& canonical, const TableSource* loaded) {
   SolvedTable t;
   t.material = canonical;
   for (Metric m : {Metric::DTW, Metric::DTC}) {
@@ -235,7 +235,7 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
     if (codes.size() != table_slots(canonical))
       return Error((*reader)->path().string() + ": wrong number of positions");
     // The file may hold anything in derived entries: their true values.
-    if (auto r = resolve_derived(rules, dir, canonical, m, codes); !r) return r.error();
+    if (auto r = resolve_derived(rules, dir, canonical, m, codes, loaded); !r) return r.error();
   }
   return t;
 }

@@ -25,9 +25,15 @@ namespace {
 constexpr std::uint16_t kNone = 0xFFFF;
 
 // The tables a material and its successors need, loaded on demand.
-class Loaded {
+// Loading a table resolves its derived entries from the loaded tables of
+// what it converts into (TableSource) when they are all here.
+class Loaded : public TableSource {
  public:
   Loaded(const Rules& r, const std::filesystem::path& dir) : r_(r), dir_(dir) {}
+  const SolvedTable* find(const Material& canonical) const override {
+    auto it = tables_.find(canonical);
+    return it == tables_.end() ? nullptr : it->second.first.get();
+  }
   Expected<const SolvedTable*> get(const Material& canonical) {
     auto it = tables_.find(canonical);
     if (it != tables_.end()) return it->second.first.get();
@@ -35,7 +41,7 @@ class Loaded {
     // stand in for DTW (right signs, no distances), and for DTC if absent.
     std::error_code ec;
     const bool has_dtw = std::filesystem::exists(table_path(dir_, r_, canonical, Metric::DTW), ec);
-    Expected<SolvedTable> t = has_dtw ? load_solved_table(r_, dir_, canonical) : load_wdl_table(canonical);
+    Expected<SolvedTable> t = has_dtw ? load_solved_table(r_, dir_, canonical, this) : load_wdl_table(canonical);
     if (!t) return t.error();
     auto owned = std::make_unique<SolvedTable>(std::move(*t));
     const SolvedTable* p = owned.get();
@@ -64,7 +70,7 @@ class Loaded {
       }
       if (codes.size() != table_slots(canonical)) return Error(path.string() + ": wrong number of positions");
       // Derived entries: their true values (the file may hold anything).
-      if (auto r = resolve_derived(r_, dir_, canonical, metric, codes); !r) return r.error();
+      if (auto r = resolve_derived(r_, dir_, canonical, metric, codes, this); !r) return r.error();
     }
     return t;
   }

@@ -120,12 +120,15 @@ std::filesystem::path rank_note_path(const Rules& rules, const std::filesystem::
 
 // Loads a material's DTW and DTC files from `dir` into a SolvedTable with
 // true values in every entry: derived entries (value_oracle.hpp; a file may
-// hold anything there) are resolved by the oracle from the DTW and DTC files
-// of the materials it converts into, which must be in `dir` too.
-// Cost: reads both files whole, plus resolve_derived()'s pass (one
-// has_capture() per slot and a search per capture position), on the
-// OpenMP default number of threads.  Thread-safe.
-Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir, const Material& canonical);
+// hold anything there) are resolved by the oracle from the materials it
+// converts into: from `loaded` when it holds all of them (their tables with
+// true values everywhere, e.g. loaded by this function before), else from
+// their DTW and DTC files, which must then be in `dir` too.
+// Cost: reads both files whole, plus one pass with one has_capture() per
+// slot and a search over each capture position's captures, on the OpenMP
+// default number of threads.  Thread-safe if `loaded` is not changed meanwhile.
+Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
+                                        const TableSource* loaded = nullptr);
 
 // Whether the files of `metrics` of a material are present and valid for
 // these rules; the error says what is wrong.
