@@ -72,6 +72,11 @@ Json to_json(const TableInfo& t) {
     if (h.sides() == 2) e["black_to_move"] = b;
     values.push_back(e);
   }
+  // Entries of positions whose side to move must capture: derived from the
+  // captures by every reader (value_oracle.hpp), not counted in "values".
+  Json derived = {{"white_to_move", t.counts.derived_white_to_move},
+                  {"count", t.counts.derived_white_to_move + t.counts.derived_black_to_move}};
+  if (h.sides() == 2) derived["black_to_move"] = t.counts.derived_black_to_move;
   return {{"path", t.path},
           {"format_version", h.format_version},
           {"variant", std::string(rules.name)},
@@ -91,6 +96,7 @@ Json to_json(const TableInfo& t) {
           {"file_size", h.file_size},
           {"positions_per_byte", static_cast<double>(h.slots) / static_cast<double>(h.file_size)},
           {"checksum_ok", t.checksum.ok()},
+          {"derived", derived},
           {"values", values}};
 }
 
@@ -110,7 +116,11 @@ void print_text(const TableInfo& t, std::ostream& out) {
   out << "  file size       " << h.file_size << " bytes, "
       << fixed2(static_cast<double>(h.slots) / static_cast<double>(h.file_size)) << " positions per byte\n";
   out << "  checksum        " << (t.checksum.ok() ? "ok" : t.checksum.message()) << "\n";
-  out << "  values          " << (h.sides() == 2 ? "white to move / black to move" : "white to move") << "\n";
+  out << "  derived         " << t.counts.derived_white_to_move;
+  if (h.sides() == 2) out << " / " << t.counts.derived_black_to_move;
+  out << " (the side to move must capture: values come from the captures, not counted below)\n";
+  out << "  values          " << (h.sides() == 2 ? "white to move / black to move" : "white to move")
+      << ", stored positions\n";
   for (std::uint16_t c : code_order(h.max_code + 1u)) {
     const std::uint64_t w = t.counts.white_to_move[c];
     const std::uint64_t b = t.counts.black_to_move.empty() ? 0 : t.counts.black_to_move[c];

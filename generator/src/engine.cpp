@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cassert>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -17,6 +19,7 @@
 #include <new>
 
 #include "damka/slots.hpp"
+#include "damka/table_file.hpp"
 #include "engine_unit.hpp"
 
 namespace damka {
@@ -120,7 +123,8 @@ struct LevelPlan {
 LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint64_t fixed, std::uint64_t budget) {
   LevelPlan lp;
   const std::uint64_t above = static_cast<std::size_t>(p) + 1 < L.levels.size() ? L.level_slots(p + 1) : 0;
-  lp.levels = (L.level_slots(p) + above) * 2 * static_cast<std::uint64_t>(passes);
+  // Two bytes per position and pass, and the derived bitmap (LevelArrays).
+  lp.levels = (L.level_slots(p) + above) * 2 * static_cast<std::uint64_t>(passes) + (L.level_slots(p) + above) / 8 + 4;
   const std::size_t units = L.sym ? (L.levels[p].size() + 1) / 2 : L.levels[p].size();
   const std::uint64_t unit_positions = 2 * L.K;  // the largest unit: both parts of a configuration
   // Quiet king moves per position: a few per king (about 9 for a flying
@@ -217,25 +221,6 @@ class SlotStore {
   int fd_ = -1;
 };
 
-// Moves a finished level's values to the store, coalescing consecutive
-// configurations (contiguous both in the level and in slot order).
-Status flush_level(const Layout& L, const LevelArrays& lv, int passes, SlotStore& store) {
-  const std::vector<std::uint64_t>& configs = L.levels[lv.p];
-  const std::uint64_t N = L.index.size();
-  for (int side = 0; side < L.sides; ++side) {
-    for (std::size_t i = 0; i < configs.size();) {
-      std::size_t j = i + 1;
-      while (j < configs.size() && configs[j] == configs[j - 1] + 1) ++j;
-      const std::uint64_t slot = side * N + configs[i] * L.K, n = (j - i) * L.K;
-      const std::uint64_t at = L.level_offset(side, configs[i]);
-      for (int k = 0; k < passes; ++k)
-        if (Status s = store.write(k, slot, lv.codes[k].data() + at, n); !s.ok()) return s;
-      i = j;
-    }
-  }
-  return {};
-}
-
 void count(SideCounts& c, std::uint16_t primary, std::uint16_t dtc) {
   const Value v = Value::decode(primary);
   if (v.wdl == Wdl::Win) {
@@ -247,6 +232,42 @@ void count(SideCounts& c, std::uint16_t primary, std::uint16_t dtc) {
   } else {
     ++c.draws;
   }
+}
+
+// Moves a finished level's values to the store, coalescing consecutive
+// configurations (contiguous both in the level and in slot order).  Counts
+// the true values first; then, when the level has a derived bitmap, every
+// pass's code of a derived position becomes kDontCareCode (the level is no
+// longer read).
+Status flush_level(const Layout& L, LevelArrays& lv, const PassList& passes, SlotStore& store, BuildStats& stats) {
+  const std::vector<std::uint64_t>& configs = L.levels[lv.p];
+  const std::uint64_t N = L.index.size();
+  const std::uint64_t per_side = configs.size() * L.K;
+  const int P = passes.size();
+  for (int side = 0; side < L.sides; ++side)
+    for (std::uint64_t j = side * per_side; j < (side + 1) * per_side; ++j) {
+      assert(lv.codes[0][j] != kUnset);
+      count(stats.side[side], lv.codes[0][j], passes.dtc >= 0 ? lv.codes[passes.dtc][j] : 0);
+    }
+  if (!lv.derived.empty())
+    for (std::uint64_t w = 0; w < lv.derived.size(); ++w)
+      for (std::uint32_t bits = lv.derived[w]; bits != 0; bits &= bits - 1) {
+        const std::uint64_t j = w * 16 + static_cast<std::uint64_t>(std::countr_zero(bits));
+        if (j >= L.sides * per_side) break;
+        for (int k = 0; k < P; ++k) lv.codes[k][j] = kDontCareCode;
+      }
+  for (int side = 0; side < L.sides; ++side) {
+    for (std::size_t i = 0; i < configs.size();) {
+      std::size_t j = i + 1;
+      while (j < configs.size() && configs[j] == configs[j - 1] + 1) ++j;
+      const std::uint64_t slot = side * N + configs[i] * L.K, n = (j - i) * L.K;
+      const std::uint64_t at = L.level_offset(side, configs[i]);
+      for (int k = 0; k < P; ++k)
+        if (Status s = store.write(k, slot, lv.codes[k].data() + at, n); !s.ok()) return s;
+      i = j;
+    }
+  }
+  return {};
 }
 
 class MemoryReader : public SuccessorReader {
@@ -362,6 +383,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       if (L.levels[p].empty()) continue;
       cur.p = p;
       for (int k = 0; k < P; ++k) cur.codes[k].assign(L.level_slots(p), kUnset);
+      if (opt.mark_derived) cur.derived.assign((L.level_slots(p) + 15) / 16, 0xFFFF);
       const LevelArrays* above = next.p == p + 1 ? &next : nullptr;
       const std::vector<Unit> units = opt.split ? split_units(units_of_level(L, p), *opt.split) : units_of_level(L, p);
       const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget);
@@ -407,6 +429,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
         const bool failed = !error.empty() || solver.inconsistent();
         Status s = opt.split->agree(failed);
         for (int k = 0; k < P && s.ok() && !failed; ++k) s = opt.split->merge(cur.codes[k]);
+        if (s.ok() && !failed && opt.mark_derived) s = opt.split->merge(cur.derived);
         if (!s.ok() && error.empty()) error = s.message();
         done = split_done += L.level_slots(p);
         if (opt.progress && error.empty()) opt.progress(done, slots);
@@ -417,12 +440,12 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       if (!error.empty()) return fail(error);
       if (solver.inconsistent()) return fail("a won or lost position never reached the end of its count (inconsistent tables)");
       if (writes && next.p >= 0)
-        if (Status s = flush_level(L, next, P, store); !s.ok()) return fail(s.message());
+        if (Status s = flush_level(L, next, passes, store, stats); !s.ok()) return fail(s.message());
       std::swap(next, cur);
       cur = LevelArrays{};
     }
     if (writes && next.p >= 0)
-      if (Status s = flush_level(L, next, P, store); !s.ok()) return fail(s.message());
+      if (Status s = flush_level(L, next, passes, store, stats); !s.ok()) return fail(s.message());
     next = LevelArrays{};
     scratch.clear();
     readers.clear();
@@ -430,7 +453,6 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
 
 
     // Stream the store to the sink in slot order.
-    const std::uint64_t N = L.index.size();
     const std::uint64_t chunk = std::uint64_t{1} << 20;
     std::vector<std::uint16_t> buf[kMaxPasses];
     std::vector<std::span<const std::uint16_t>> spans(static_cast<std::size_t>(P));
@@ -439,10 +461,6 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       for (int k = 0; k < P; ++k) {
         if (Status s = store.read(k, first, n, buf[k]); !s.ok()) return fail(s.message());
         spans[k] = buf[k];
-      }
-      for (std::uint64_t i = 0; i < n; ++i) {
-        assert(buf[0][i] != kUnset);
-        count(stats.side[first + i < N ? 0 : 1], buf[0][i], passes.dtc >= 0 ? buf[passes.dtc][i] : 0);
       }
       if (Status s = sink.add(first, spans); !s.ok()) return s;
     }

@@ -378,6 +378,27 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n) {
     for (std::uint32_t e = at[p]; e < at[p + 1]; ++e) s.rev[fill[s.fwd[e]]++] = static_cast<std::uint32_t>(p);
 }
 
+void UnitSolver::record_stored(const Unit& u, const Scratch& s, LevelArrays& cur) const {
+  if (cur.derived.empty()) return;
+  // One atomic AND per word: a word at a unit's edge may be shared with a
+  // unit another thread is solving.
+  for (int part = 0; part < u.parts; ++part) {
+    const std::uint64_t first = u.offset[part], local = part ? L_.K : 0;
+    std::uint64_t word = first / 16;
+    std::uint16_t keep = 0xFFFF;
+    for (std::uint64_t k = 0; k < L_.K; ++k) {
+      const std::uint64_t at = first + k;
+      if (at / 16 != word) {
+        if (keep != 0xFFFF) std::atomic_ref<std::uint16_t>(cur.derived[word]).fetch_and(keep);
+        word = at / 16;
+        keep = 0xFFFF;
+      }
+      if (!(s.flags[local + k] & kCaptureFlag)) keep &= static_cast<std::uint16_t>(~(1u << (at % 16)));
+    }
+    if (keep != 0xFFFF) std::atomic_ref<std::uint16_t>(cur.derived[word]).fetch_and(keep);
+  }
+}
+
 void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                               LevelArrays& cur, MoveList& moves, bool edges) const {
   const std::uint64_t n = u.parts * L_.K;
@@ -385,12 +406,14 @@ void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, co
   s.resize(n, passes_.size());
   if (!edges) {
     for (std::uint64_t l = 0; l < n; ++l) gather<false>(u, l, s, rd, next, moves);
+    record_stored(u, s, cur);
     for (int i = 0; i < passes_.size(); ++i) propagate<false, false>(u, s, cur, i, 1);
     return;
   }
   s.fwd.clear();
   s.fwd_off.assign(n + 1, 0);
   for (std::uint64_t l = 0; l < n; ++l) gather<true>(u, l, s, rd, next, moves);
+  record_stored(u, s, cur);
   build_predecessors(s, n);
   for (int i = 0; i < passes_.size(); ++i) propagate<false, true>(u, s, cur, i, 1);
 }
@@ -413,6 +436,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
     }
   }
   if (failed) return;
+  record_stored(u, s, cur);
   for (int i = 0; i < passes_.size(); ++i) propagate<true, false>(u, s, cur, i, threads);
 }
 

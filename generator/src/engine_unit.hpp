@@ -38,6 +38,12 @@ void guarded(std::atomic<bool>& failed, std::string& error, F&& f) {
 struct LevelArrays {
   int p = -1;
   std::vector<std::uint16_t> codes[kMaxPasses];
+  // When the build marks derived positions (BuildOptions::mark_derived):
+  // bit i % 16 of derived[i / 16] is 1 when position i of the level is
+  // derived (its side to move must capture).  Starts all ones; each unit
+  // clears the bits of its stored positions, so the bitmaps of processes
+  // that solved different units combine with a bitwise AND (LevelSplit).
+  std::vector<std::uint16_t> derived;
 };
 
 class UnitSolver {
@@ -81,6 +87,8 @@ class UnitSolver {
   template <bool Par, bool Edges>
   void propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass, int threads) const;
   static void build_predecessors(Scratch& s, std::uint64_t n);
+  // Clears cur.derived's bits of u's stored positions (after gather).
+  void record_stored(const Unit& u, const Scratch& s, LevelArrays& cur) const;
 
   const Rules& r_;
   const Layout& L_;

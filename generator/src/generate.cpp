@@ -16,6 +16,7 @@
 #include "damka/table_paths.hpp"
 #include "file_successors.hpp"
 #include "generate_detail.hpp"
+#include "resolve_derived.hpp"
 
 namespace damka {
 namespace generate_detail {
@@ -68,7 +69,8 @@ class FileSink : public ValueSink {
   }
   Status add(std::uint64_t, std::span<const std::span<const std::uint16_t>> codes) override {
     wdl_.resize(codes[0].size());
-    for (std::size_t i = 0; i < wdl_.size(); ++i) wdl_[i] = Value::decode(codes[0][i]).wdl_only().encode();
+    for (std::size_t i = 0; i < wdl_.size(); ++i)
+      wdl_[i] = codes[0][i] == kDontCareCode ? kDontCareCode : Value::decode(codes[0][i]).wdl_only().encode();
     if (Status s = builders_[0]->add(wdl_); !s.ok()) return s;
     if (builders_[1])
       if (Status s = builders_[1]->add(codes[0]); !s.ok()) return s;
@@ -146,6 +148,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   bo.spill_dir = table_dir(opt.out, rules);
   bo.progress = progress;
   bo.split = split;
+  bo.mark_derived = true;  // capture positions are don't-care in the files
   BuildStats bs;
   if (Status s = build_material(rules, m, **succ, writes ? static_cast<ValueSink&>(sink) : none, bo, bs); !s.ok())
     return s;
@@ -214,7 +217,7 @@ Status check_material_files(const Rules& rules, const std::filesystem::path& dir
 }
 
 Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir,
-                                        const Material& canonical) {
+                                        const Material& canonical, const TableSource* loaded) {
   SolvedTable t;
   t.material = canonical;
   for (Metric m : {Metric::DTW, Metric::DTC}) {
@@ -231,6 +234,8 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
     }
     if (codes.size() != table_slots(canonical))
       return Error((*reader)->path().string() + ": wrong number of positions");
+    // The file may hold anything in derived entries: their true values.
+    if (auto r = resolve_derived(rules, dir, canonical, m, codes, loaded); !r) return r.error();
   }
   return t;
 }

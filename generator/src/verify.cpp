@@ -17,6 +17,7 @@
 #include "damka/table_paths.hpp"
 #include "damka/table_scan.hpp"
 #include "damka/value_oracle.hpp"
+#include "resolve_derived.hpp"
 
 namespace damka {
 namespace {
@@ -24,9 +25,15 @@ namespace {
 constexpr std::uint16_t kNone = 0xFFFF;
 
 // The tables a material and its successors need, loaded on demand.
-class Loaded {
+// Loading a table resolves its derived entries from the loaded tables of
+// what it converts into (TableSource) when they are all here.
+class Loaded : public TableSource {
  public:
   Loaded(const Rules& r, const std::filesystem::path& dir) : r_(r), dir_(dir) {}
+  const SolvedTable* find(const Material& canonical) const override {
+    auto it = tables_.find(canonical);
+    return it == tables_.end() ? nullptr : it->second.first.get();
+  }
   Expected<const SolvedTable*> get(const Material& canonical) {
     auto it = tables_.find(canonical);
     if (it != tables_.end()) return it->second.first.get();
@@ -34,7 +41,7 @@ class Loaded {
     // stand in for DTW (right signs, no distances), and for DTC if absent.
     std::error_code ec;
     const bool has_dtw = std::filesystem::exists(table_path(dir_, r_, canonical, Metric::DTW), ec);
-    Expected<SolvedTable> t = has_dtw ? load_solved_table(r_, dir_, canonical) : load_wdl_table(canonical);
+    Expected<SolvedTable> t = has_dtw ? load_solved_table(r_, dir_, canonical, this) : load_wdl_table(canonical);
     if (!t) return t.error();
     auto owned = std::make_unique<SolvedTable>(std::move(*t));
     const SolvedTable* p = owned.get();
@@ -62,6 +69,8 @@ class Loaded {
         codes.insert(codes.end(), block.begin(), block.end());
       }
       if (codes.size() != table_slots(canonical)) return Error(path.string() + ": wrong number of positions");
+      // Derived entries: their true values (the file may hold anything).
+      if (auto r = resolve_derived(r_, dir_, canonical, metric, codes, this); !r) return r.error();
     }
     return t;
   }
@@ -142,13 +151,9 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
       failed(s.message());
       continue;
     }
-    auto self = loaded.get(m);
-    if (!self) {
-      failed(self.message());
-      continue;
-    }
     // Everything the oracle's search over captures may read, loaded before
-    // the threads start (lookups are then read-only).
+    // the threads start (lookups are then read-only); loading m itself
+    // resolves its derived entries from them.
     std::string missing;
     for (const Material& s : successors_closure(m)) {
       auto t = loaded.get(s);
@@ -156,6 +161,11 @@ Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std:
     }
     if (!missing.empty()) {
       failed(missing, true);
+      continue;
+    }
+    auto self = loaded.get(m);
+    if (!self) {
+      failed(self.message());
       continue;
     }
     std::vector<std::uint16_t> wdl;

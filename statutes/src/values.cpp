@@ -217,7 +217,17 @@ Expected<const SolvedTable*> TableDirValues::table(const Material& canonical) co
   auto it = loaded_.find(canonical);
   if (it != loaded_.end()) return it->second.get();
   if (!has_table(canonical)) return static_cast<const SolvedTable*>(nullptr);
-  auto t = load_solved_table(rules(), dir_, canonical);
+  // Derived entries are resolved from the tables already loaded when they
+  // hold everything this one converts into (the report loads in build order).
+  struct Loaded : TableSource {
+    const std::map<Material, std::unique_ptr<SolvedTable>>& tables;
+    explicit Loaded(const std::map<Material, std::unique_ptr<SolvedTable>>& t) : tables(t) {}
+    const SolvedTable* find(const Material& c) const override {
+      auto it = tables.find(c);
+      return it == tables.end() ? nullptr : it->second.get();
+    }
+  } loaded(loaded_);
+  auto t = load_solved_table(rules(), dir_, canonical, &loaded);
   if (!t) return Error("table " + canonical.name() + " in " + table_dir(dir_, rules()).string() + ": " + t.message());
   auto p = std::make_unique<SolvedTable>(std::move(*t));
   const SolvedTable* raw = p.get();

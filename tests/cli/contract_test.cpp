@@ -173,6 +173,15 @@ TEST_F(Contract, EveryCommandAnswersJson) {
   EXPECT_EQ(code, 0);
   EXPECT_EQ(j["folder"], dir_.string());
   EXPECT_EQ(j["variants"], json::array({"russian", "english"}));
+  // Every slot is either a stored position counted by value or derived.
+  std::uint64_t derived = 0;
+  for (const json& t : j["tables"]) {
+    std::uint64_t counted = t["derived"]["count"].get<std::uint64_t>();
+    derived += counted;
+    for (const json& v : t["values"]) counted += v["count"].get<std::uint64_t>();
+    EXPECT_EQ(counted, t["slots"].get<std::uint64_t>()) << t["path"];
+  }
+  EXPECT_GT(derived, 0u);
   j = run_json("statutes --list", code);
   EXPECT_EQ(code, 0);
   EXPECT_FALSE(j["rulebooks"].empty());

@@ -10,6 +10,7 @@
 
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
+#include "damka/value_oracle.hpp"
 
 namespace damka {
 namespace {
@@ -145,10 +146,48 @@ TEST(TableFile, CountCodes) {
   const auto counts = count_codes(**r);
   ASSERT_TRUE(counts.ok()) << counts.message();
   const std::uint64_t n = s.codes.size() / 2;  // 2Kv1K is not symmetric: White, then Black to move
+  // Stored positions are counted by code; derived ones (a capture to make)
+  // only by side.
+  const MaterialIndex index(s.header.material);
   std::vector<std::uint64_t> w(302, 0), b(302, 0);
-  for (std::uint64_t i = 0; i < s.codes.size(); ++i) (i < n ? w : b)[s.codes[i]]++;
+  std::uint64_t dw = 0, db = 0;
+  for (std::uint64_t i = 0; i < s.codes.size(); ++i) {
+    if (is_derived(rules_of(s.header.variant), position_at(index, i)))
+      ++(i < n ? dw : db);
+    else
+      (i < n ? w : b)[s.codes[i]]++;
+  }
+  EXPECT_GT(dw, 0u);
+  EXPECT_GT(db, 0u);
   EXPECT_EQ(counts->white_to_move, w);
   EXPECT_EQ(counts->black_to_move, b);
+  EXPECT_EQ(counts->derived_white_to_move, dw);
+  EXPECT_EQ(counts->derived_black_to_move, db);
+}
+
+// kDontCareCode: accepted by the writer for any slot (derived positions);
+// the reader returns some valid code there and the stored codes unchanged.
+TEST(TableFile, DontCareSlotsReadBackAsValidCodes) {
+  for (Metric metric : {Metric::WDL, Metric::DTW}) {
+    TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("2Kv1K"), metric);
+    std::vector<std::uint16_t> codes = make_codes(h.slots, metric == Metric::WDL ? 2 : 300, 7);
+    std::mt19937 rng(3);
+    for (std::size_t i = 0; i < codes.size(); ++i)
+      if (rng() % 3 == 0 || i < 5) codes[i] = kDontCareCode;
+    const fs::path p = test_dir() / (std::string("dontcare.") + std::string(metric_name(metric)));
+    ASSERT_TRUE(write_table(p, h, codes).ok());
+    auto r = TableReader::open(p);
+    ASSERT_TRUE(r.ok()) << r.message();
+    const std::uint16_t top = metric == Metric::WDL ? 2 : 300;
+    for (std::uint64_t i = 0; i < h.slots; ++i) {
+      const auto got = (*r)->get(i);
+      ASSERT_TRUE(got.ok()) << got.message();
+      if (codes[i] == kDontCareCode)
+        ASSERT_LE(*got, top) << i;
+      else
+        ASSERT_EQ(*got, codes[i]) << i;
+    }
+  }
 }
 
 TEST(TableFile, SymmetricMaterial) {
@@ -165,7 +204,11 @@ TEST(TableFile, SymmetricMaterial) {
   const auto counts = count_codes(**r);
   ASSERT_TRUE(counts.ok());
   EXPECT_TRUE(counts->black_to_move.empty());
-  EXPECT_EQ(counts->white_to_move[0] + counts->white_to_move[1] + counts->white_to_move[2], h.slots);
+  EXPECT_GT(counts->derived_white_to_move, 0u);  // a king that can take the other
+  EXPECT_EQ(counts->derived_black_to_move, 0u);
+  EXPECT_EQ(counts->white_to_move[0] + counts->white_to_move[1] + counts->white_to_move[2] +
+                counts->derived_white_to_move,
+            h.slots);
 }
 
 TEST(TableFile, DeterministicBytesAndNoTemporaryLeft) {

@@ -15,6 +15,8 @@
 #include "damka/rules.hpp"
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
+#include "damka/table_file.hpp"
+#include "damka/value_oracle.hpp"
 
 namespace damka {
 namespace {
@@ -139,6 +141,66 @@ TEST_P(LevelSplitTest, AFailedPartStopsEveryPart) {
   EXPECT_NE(status[2].message().find("injected failure"), std::string::npos) << status[2].message();
   for (int p = 0; p < 2; ++p) EXPECT_NE(status[p].message().find("another part failed"), std::string::npos) << p;
   EXPECT_TRUE(sinks[0].codes.empty());
+}
+
+// With mark_derived (what table files get), the stream holds kDontCareCode
+// exactly at the positions whose side to move must capture, in every pass,
+// and the true values elsewhere; the statistics still count true values; a
+// split (whose derived bitmaps are merged like the values) streams the same.
+TEST_P(LevelSplitTest, MarkedDerivedPositionsAreTheCapturePositions) {
+  const Rules& rules = rules_of(Variant::Russian);
+  const Material m = GetParam();
+  Solver solver(rules);
+  for (const Material& s : successors(m)) solver.solve(s);
+  MemorySuccessors succ;
+  for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+  BuildOptions plain;
+  plain.metrics = MetricSet{true, true, false};
+  CollectSink truth;
+  BuildStats truth_stats;
+  ASSERT_TRUE(build_material(rules, m, succ, truth, plain, truth_stats).ok());
+  BuildOptions marked = plain;
+  marked.mark_derived = true;
+  marked.threads = 2;
+  CollectSink whole;
+  BuildStats whole_stats;
+  ASSERT_TRUE(build_material(rules, m, succ, whole, marked, whole_stats).ok());
+  ASSERT_EQ(whole.codes.size(), 2u);
+  const MaterialIndex index(m);
+  std::uint64_t derived = 0;
+  for (std::size_t i = 0; i < truth.codes[0].size(); ++i) {
+    const bool d = is_derived(rules, position_at(index, i));
+    derived += d;
+    for (std::size_t k = 0; k < 2; ++k)
+      ASSERT_EQ(whole.codes[k][i], d ? kDontCareCode : truth.codes[k][i]) << "pass " << k << " slot " << i;
+  }
+  EXPECT_GT(derived, 0u);
+  for (int side = 0; side < 2; ++side) {
+    EXPECT_EQ(whole_stats.side[side].wins, truth_stats.side[side].wins);
+    EXPECT_EQ(whole_stats.side[side].draws, truth_stats.side[side].draws);
+    EXPECT_EQ(whole_stats.side[side].losses, truth_stats.side[side].losses);
+    EXPECT_EQ(whole_stats.side[side].longest_win, truth_stats.side[side].longest_win);
+    EXPECT_EQ(whole_stats.side[side].longest_win_dtc, truth_stats.side[side].longest_win_dtc);
+  }
+
+  constexpr int kParts = 3;
+  Shared shared(kParts);
+  std::vector<CollectSink> sinks(kParts);
+  std::vector<Status> status(kParts);
+  std::vector<std::unique_ptr<ThreadSplit>> splits;
+  for (int p = 0; p < kParts; ++p) splits.push_back(std::make_unique<ThreadSplit>(shared, p));
+  std::vector<std::thread> threads;
+  for (int p = 0; p < kParts; ++p)
+    threads.emplace_back([&, p] {
+      BuildOptions o = marked;
+      o.threads = 1 + p % 2;
+      o.split = splits[p].get();
+      BuildStats st;
+      status[p] = build_material(rules, m, succ, sinks[p], o, st);
+    });
+  for (auto& t : threads) t.join();
+  for (int p = 0; p < kParts; ++p) ASSERT_TRUE(status[p].ok()) << status[p].message();
+  EXPECT_EQ(sinks[0].codes, whole.codes);
 }
 
 // A symmetric material (units pair a configuration with its reversal), an

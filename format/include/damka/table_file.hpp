@@ -21,6 +21,11 @@ namespace damka {
 inline constexpr std::uint16_t kTableFormatVersion = 1;  // newest version this build reads and writes
 inline constexpr std::uint32_t kTableHeaderSize = 128;
 inline constexpr std::uint32_t kMaxBlockSize = 1u << 24;  // positions per block
+// A code given to TableBuilder::add() / write_table() for a slot whose value
+// the oracle derives (value_oracle.hpp is_derived: the side to move must
+// capture).  The writer stores whatever compresses best there; a reader
+// returns some valid code for such a slot, and nothing may rely on it.
+inline constexpr std::uint16_t kDontCareCode = 0xFFFF;
 
 // How slots are numbered; only one scheme so far (index.hpp + slots.hpp).
 enum class IndexScheme : std::uint8_t { SliceMajor = 1 };
@@ -157,11 +162,16 @@ class TableReader {
   std::vector<std::uint64_t> checksums_;  // XXH3-64 of each block's bytes
 };
 
-// How many slots hold each code, by side to move: counts[side][code] for
-// code 0..max_code; side 1 (Black to move) is empty for a symmetric material.
-// Reads (and so checks) every block.
+// How many stored slots hold each code, by side to move: counts[side][code]
+// for code 0..max_code; side 1 (Black to move) is empty for a symmetric
+// material.  Derived slots (value_oracle.hpp is_derived: the side to move
+// must capture; their entries mean nothing) are only counted, by side.
+// Reads (and so checks) every block.  Cost: decompresses the file and one
+// position_at() + has_capture() per slot, on the OpenMP default number of
+// threads.
 struct CodeCounts {
   std::vector<std::uint64_t> white_to_move, black_to_move;
+  std::uint64_t derived_white_to_move = 0, derived_black_to_move = 0;
 };
 Expected<CodeCounts> count_codes(const TableReader& reader);
 

@@ -79,7 +79,9 @@ class SuccessorSource {
 
 // Receives a material's values in slot order: codes[i] is pass i's codes
 // (PassList order) for slots first .. first + n - 1; calls come in
-// increasing, contiguous order and cover every slot once.
+// increasing, contiguous order and cover every slot once.  With
+// BuildOptions::mark_derived, a derived position's code is kDontCareCode
+// in every pass.
 class ValueSink {
  public:
   virtual ~ValueSink() = default;
@@ -116,9 +118,11 @@ class LevelSplit {
   // failed.  Returns an error when another process failed and this one did
   // not (then the level is not merged); otherwise ok.
   virtual Status agree(bool failed) = 0;
-  // Collective, once per level and pass after agree() found no failure:
-  // fills the slots this process left unset (0xFFFF) with the other
-  // processes' values (each slot is set by exactly one process).
+  // Collective, once per level and pass after agree() found no failure
+  // (and once more for the level's derived bitmap when the build marks
+  // derived positions): the bitwise AND of every process's array.  Each
+  // process leaves the slots it did not set at 0xFFFF, and each slot is set
+  // by exactly one process, so the AND fills in the others' values.
   virtual Status merge(std::span<std::uint16_t> codes) = 0;
 };
 
@@ -136,6 +140,14 @@ struct BuildOptions {
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
   // Null: this process solves every unit.  Else the split it takes part in.
   LevelSplit* split = nullptr;
+  // Streams kDontCareCode (table_file.hpp) in every pass for the positions
+  // whose value the oracle derives (value_oracle.hpp is_derived: the side
+  // to move must capture), for table files.  The engine knows them from
+  // its own move generation (no extra search); the levels it reads while
+  // solving and BuildStats keep the true values.  Off: true values
+  // everywhere (tables held in memory).  Cost: one bit per position of the
+  // two levels held.
+  bool mark_derived = false;
 };
 
 // What a build of `canonical` needs, before it starts.

@@ -118,8 +118,17 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
 // <dir>/.damka-generate-<family>.rank<r>: what rank r of a running job builds.
 std::filesystem::path rank_note_path(const Rules& rules, const std::filesystem::path& dir, int rank);
 
-// Loads a material's DTW and DTC files from `dir` into a SolvedTable.
-Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir, const Material& canonical);
+// Loads a material's DTW and DTC files from `dir` into a SolvedTable with
+// true values in every entry: derived entries (value_oracle.hpp; a file may
+// hold anything there) are resolved by the oracle from the materials it
+// converts into: from `loaded` when it holds all of them (their tables with
+// true values everywhere, e.g. loaded by this function before), else from
+// their DTW and DTC files, which must then be in `dir` too.
+// Cost: reads both files whole, plus one pass with one has_capture() per
+// slot and a search over each capture position's captures, on the OpenMP
+// default number of threads.  Thread-safe if `loaded` is not changed meanwhile.
+Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
+                                        const TableSource* loaded = nullptr);
 
 // Whether the files of `metrics` of a material are present and valid for
 // these rules; the error says what is wrong.

@@ -1,0 +1,37 @@
+// Private to the generator: the one place where a whole table read from a
+// file gets the true values of its derived entries (value_oracle.hpp: the
+// side to move must capture; a file may hold anything there, table_file.hpp
+// kDontCareCode).  load_solved_table and verify's WDL loader call it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "damka/expected.hpp"
+#include "damka/material.hpp"
+#include "damka/solver.hpp"
+#include "damka/rules.hpp"
+#include "damka/value.hpp"
+
+namespace damka {
+
+// codes: the whole `metric` table of `canonical` (slot order, as read from
+// its file).  Replaces the entry of every derived position by the oracle's
+// value, searching its captures; stored entries are left as they are.  The
+// search reads the materials `canonical` converts into (transitively):
+// from `loaded` when it holds every one of them (tables with true values
+// in every entry, e.g. loaded and resolved before; for WDL, dtw may hold
+// WDL or DTW codes), else from their `metric` files under `dir` (fails
+// naming the first file that is missing or unreadable).  Returns the number
+// of derived entries.
+// Cost: one position_at() and has_capture() per slot, and for each derived
+// slot a search over its captures: memory reads from `loaded`, else reads
+// through a 16 MiB block cache per thread.  Threads: `threads` OpenMP
+// threads (0: the OpenMP default).  The result does not depend on them or
+// on where the successors are read from.  `loaded` is only read.
+Expected<std::uint64_t> resolve_derived(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
+                                        Metric metric, std::vector<std::uint16_t>& codes,
+                                        const TableSource* loaded = nullptr, int threads = 0);
+
+}  // namespace damka
