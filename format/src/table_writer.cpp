@@ -135,10 +135,11 @@ struct TableBuilder::Impl {
       const std::uint64_t first = static_cast<std::uint64_t>(b) * bs;
       const std::uint64_t n = std::min<std::uint64_t>(bs, pending.size() - first);
 #ifdef _OPENMP
-      ZSTD_CCtx* c = cctx[static_cast<std::size_t>(omp_get_thread_num())];
+      const auto t = static_cast<std::size_t>(omp_get_thread_num());
 #else
-      ZSTD_CCtx* c = cctx[0];
+      const std::size_t t = 0;
 #endif
+      ZSTD_CCtx* c = t < cctx.size() ? cctx[t] : nullptr;  // none for WdlRun
       Bytes raw;
       Bytes& out = encoded[b];
       std::size_t got = 0;
