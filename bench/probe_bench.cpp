@@ -1,11 +1,14 @@
 // Benchmarks of damka_probe on real Russian tables (2K1Mv1K and what it
 // needs, built on first run into $DAMKA_BENCH_TABLES or a temporary folder
 // and reused after):
-//   BM_ProbeWdlCached      WDL probe, block in the cache (target: median < 150 ns);
+//   BM_ProbeWdlCached      WDL probe, block in the cache (target: < 60 ns);
 //                          with 2 threads the items/s should be >= 1.8x one thread's
 //   BM_ProbeWdlUncached    WDL probe whose block is not cached: it reads it
-//                          (pread from the OS page cache, checksum, zstd, decode;
-//                          /1 also packs, inserts and evicts) (target < 20 us)
+//                          (pread of ~40 bytes from the OS page cache, then the
+//                          run-length/Huffman decoding of 1024 positions straight
+//                          into the cache's 2-bit form; the group checksum is
+//                          checked once per file open; /1 also inserts and
+//                          evicts) (target < 1.5 us)
 //   BM_ProbeDtwUncached    the same for DTW
 //   BM_ProbeConditional    conditional WDL probe, block cached
 //   BM_ProbeCapture        WDL probe of positions with a capture (from the successors)

@@ -36,6 +36,20 @@ struct LiteralTable {
 };
 constexpr LiteralTable kLiteral{};
 
+// Run symbol - 81 -> its code and length (no division on the decoding path).
+struct RunInfo {
+  std::uint32_t length;
+  std::uint32_t value;
+};
+struct RunTable {
+  std::array<RunInfo, 3 * kRunClasses> info{};
+  explicit RunTable(const std::array<std::uint32_t, kRunClasses>& lengths) {
+    for (int i = 0; i < 3 * kRunClasses; ++i)
+      info[i] = {lengths[i % kRunClasses], static_cast<std::uint32_t>(i / kRunClasses)};
+  }
+};
+const RunTable kRuns(kRunLength);
+
 int longest_class(std::uint64_t r) {  // r >= kRunLength[0]
   const auto it = std::upper_bound(kRunLength.begin(), kRunLength.end(), r);
   return static_cast<int>(it - kRunLength.begin()) - 1;
@@ -164,16 +178,15 @@ bool RunCode::decode_packed(std::span<const unsigned char> bytes, std::uint64_t 
   std::uint64_t used = 0;  // bits consumed
   std::uint64_t at = 0;    // codes decoded
   constexpr std::uint32_t kMask = (1u << kMaxCodeLength) - 1;
+  // The last (up to) 8 bytes again, followed by zeros: 8-byte loads near the end.
+  unsigned char tail[16] = {};
+  const std::uint64_t tail_start = nbytes >= 8 ? nbytes - 8 : 0;
+  if (nbytes > 0) std::memcpy(tail, p + tail_start, nbytes - tail_start);
   while (at < n) {
     std::uint64_t window;
-    const std::uint64_t byte = used >> 3;
-    if (byte + 8 <= nbytes) {
-      std::memcpy(&window, p + byte, 8);
-      if constexpr (std::endian::native == std::endian::big) window = __builtin_bswap64(window);
-    } else {
-      window = 0;
-      for (std::uint64_t j = 0; j < 8 && byte + j < nbytes; ++j) window |= std::uint64_t{p[byte + j]} << (8 * j);
-    }
+    const std::uint64_t byte = used >> 3;  // <= nbytes
+    std::memcpy(&window, byte + 8 <= nbytes ? p + byte : tail + (byte - tail_start), 8);
+    if constexpr (std::endian::native == std::endian::big) window = __builtin_bswap64(window);
     const std::uint16_t e = table_[(window >> (used & 7)) & kMask];
     if (e == 0) return false;
     used += e >> 8;
@@ -191,8 +204,9 @@ bool RunCode::decode_packed(std::span<const unsigned char> bytes, std::uint64_t 
       continue;
     }
     if (s == 255) return false;
-    const unsigned v = (s - kLiteralSymbols) / kRunClasses;
-    std::uint64_t len = kRunLength[(s - kLiteralSymbols) % kRunClasses];
+    const RunInfo& ri = kRuns.info[s - kLiteralSymbols];
+    const unsigned v = ri.value;
+    std::uint64_t len = ri.length;
     if (len > n - at) return false;
     if (v == 0) {
       at += len;

@@ -225,6 +225,7 @@ Status TableReader::read_block_packed(std::uint64_t b, unsigned char* packed) co
     for (std::uint64_t j = 0; j < n; ++j) packed[j / 4] |= static_cast<unsigned char>(codes[j] << (2 * (j % 4)));
     return {};
   }
+  if (header_.max_code >= 2) return {};  // wdlrun codes are 0..2
   // Codes above max code (0 or 1)?
   unsigned seen = 0;
   for (std::uint64_t i = 0; i < out_bytes; ++i) seen |= packed[i];
