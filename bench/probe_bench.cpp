@@ -24,12 +24,35 @@
 #include "damka/generate.hpp"
 #include "damka/probe.hpp"
 #include "damka/slots.hpp"
+#include "damka/table_file.hpp"
+#include "damka/value_oracle.hpp"
 
 namespace damka {
 namespace {
 
 const Rules& russian() { return rules_of(Variant::Russian); }
 const Material kMaterial = *Material::parse("2K1Mv1K");
+
+// Rewrites a WDL table with its capture positions as don't-care entries, as
+// tables written with the value oracle's rule are (FORMAT.md 2, 3.5).
+// Idempotent.
+void mark_derived_dont_care(const std::filesystem::path& file) {
+  auto reader = TableReader::open(file);
+  if (!reader) {
+    std::fprintf(stderr, "probe_bench: %s\n", reader.message().c_str());
+    return;
+  }
+  const TableHeader h = (*reader)->header();
+  const MaterialIndex idx(h.material);
+  std::vector<std::uint16_t> codes, block;
+  for (std::uint64_t b = 0; b < (*reader)->num_blocks(); ++b) {
+    if (!(*reader)->read_block(b, block).ok()) return;
+    codes.insert(codes.end(), block.begin(), block.end());
+  }
+  for (std::uint64_t s = 0; s < codes.size(); ++s)
+    if (is_derived(russian(), position_at(idx, s))) codes[s] = kDontCareCode;
+  if (Status st = write_table(file, default_table_header(russian(), h.material, Metric::WDL), codes); !st.ok()) std::fprintf(stderr, "probe_bench: %s\n", st.message().c_str());
+}
 
 const std::filesystem::path& table_root() {
   static const std::filesystem::path dir = [] {
@@ -43,6 +66,7 @@ const std::filesystem::path& table_root() {
     opt.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     auto r = generate(russian(), opt);  // skips tables already there
     if (!r) std::fprintf(stderr, "probe_bench: generate: %s\n", r.message().c_str());
+    mark_derived_dont_care(d / "russian" / (kMaterial.name() + ".wdl"));
     return d;
   }();
   return dir;
