@@ -1,11 +1,11 @@
-// Fuzzes the table reader (header, block table, blocks, trailer): any file
+// Fuzzes the table reader (header, index, blocks, trailer): any file
 // gives an error or a reader whose blocks read back codes in range, never a
 // crash, hang or wrong-size result.
 //
 // Input: one flag byte, then the file.  With flag bit 0 set the harness
-// first repairs the checksums (header, block table, each block, trailer) so
-// that mutations reach the checks behind them: field validation, zstd
-// frames, the value encodings.
+// first repairs the checksums (table_layout::repair_checksums: header, index,
+// each group of blocks, trailer) so that mutations reach the checks behind
+// them: field validation, the codebook, zstd frames, the run-length decoder.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -22,23 +22,6 @@ namespace {
 
 using namespace damka;
 using namespace damka::table_layout;
-
-void repair_checksums(std::vector<unsigned char>& f) {
-  if (f.size() < kTableHeaderSize + kTrailerSize) return;
-  const std::uint64_t nb = get_le(&f[48], 8);
-  if (nb < (f.size() - kTableHeaderSize) / kBlockEntrySize && data_start(nb) <= f.size()) {
-    const std::uint64_t table_end = data_start(nb);
-    for (std::uint64_t b = 0; b < nb; ++b) {
-      const std::uint64_t from = get_le(&f[kTableHeaderSize + b * kBlockEntrySize], 8);
-      const std::uint64_t to = get_le(&f[kTableHeaderSize + (b + 1) * kBlockEntrySize], 8);  // next offset or end
-      if (from >= table_end && from < to && to <= f.size())
-        put_le(&f[kTableHeaderSize + b * kBlockEntrySize + 8], XXH3_64bits(&f[from], to - from), 8);
-    }
-    put_le(&f[64], XXH3_64bits(&f[kTableHeaderSize], block_table_bytes(nb)), 8);
-  }
-  put_le(&f[120], XXH3_64bits(f.data(), 120), 8);
-  put_le(&f[f.size() - kTrailerSize], XXH3_64bits(f.data(), f.size() - kTrailerSize), 8);
-}
 
 // The file lives in memory (memfd), reached through its /proc/self/fd path
 // like any file: no disk I/O per input.
@@ -82,6 +65,12 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
     const std::uint64_t slot = b * h.block_size + codes.size() / 2;
     auto one = r.get(slot);
     DAMKA_FUZZ_CHECK(one.ok() && *one == codes[codes.size() / 2], "get() disagrees with read_block()");
+    if (h.max_code <= 2) {
+      std::vector<unsigned char> packed((codes.size() + 3) / 4);
+      DAMKA_FUZZ_CHECK(r.read_block_packed(b, packed.data()).ok(), "read_block_packed() fails where read_block() did not");
+      for (std::size_t j = 0; j < codes.size(); ++j)
+        DAMKA_FUZZ_CHECK(((packed[j / 4] >> (2 * (j % 4))) & 3) == codes[j], "read_block_packed() disagrees");
+    }
   }
   (void)r.verify_file_checksum();
   return 0;

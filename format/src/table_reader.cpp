@@ -1,5 +1,5 @@
 // TableReader: validates a table file on open, then reads, checks and
-// decompresses one block at a time with pread (thread-safe).
+// decodes one block at a time with pread (thread-safe).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,12 +38,16 @@ struct Dctx {
   ~Dctx() { ZSTD_freeDCtx(p); }
 };
 
-// The last block decompressed by this thread (for get()).
+// The last block decoded by this thread (for get()).
 struct BlockCache {
   std::uint64_t reader = 0;  // TableReader id; 0 = empty
   std::uint64_t block = 0;
-  Bytes raw;
+  std::vector<std::uint16_t> codes;
 };
+
+const table_layout::RunCode& run_code(const std::shared_ptr<const void>& p) {
+  return *static_cast<const table_layout::RunCode*>(p.get());
+}
 
 std::atomic<std::uint64_t> next_reader_id{1};
 
@@ -106,24 +110,42 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
                         " (extra bytes at the end)",
                     ErrorCode::Corrupt);
 
-  // The block table fits in the file (decode_header checked file_size).
-  Bytes table(block_table_bytes(h.num_blocks));
-  if (int err = pread_full(r->fd_, table.data(), table.size(), kTableHeaderSize))
-    return r->read_error("the block table", err);
-  if (XXH3_64bits(table.data(), table.size()) != table_checksum)
-    return r->error("block table checksum mismatch (corrupted)", ErrorCode::Corrupt);
-  r->offsets_.resize(h.num_blocks + 1);
-  r->checksums_.resize(h.num_blocks);
-  for (std::uint64_t b = 0; b < h.num_blocks; ++b) {
-    r->offsets_[b] = get_le(&table[b * kBlockEntrySize], 8);
-    r->checksums_[b] = get_le(&table[b * kBlockEntrySize + 8], 8);
+  // The index fits in the file (decode_header checked file_size).
+  Bytes index(index_bytes(h.encoding, h.num_blocks));
+  if (int err = pread_full(r->fd_, index.data(), index.size(), kTableHeaderSize)) return r->read_error("the index", err);
+  if (XXH3_64bits(index.data(), index.size()) != table_checksum)
+    return r->error("index checksum mismatch (corrupted)", ErrorCode::Corrupt);
+  if (h.encoding == ValueEncoding::WdlRun) {
+    auto code = std::make_shared<RunCode>();
+    if (!code->init(std::span<const std::uint8_t, 256>(index.data(), 256)))
+      return r->error("bad Huffman code lengths in the codebook (corrupted)", ErrorCode::Corrupt);
+    r->code_ = std::move(code);
   }
-  r->offsets_[h.num_blocks] = get_le(&table[h.num_blocks * kBlockEntrySize], 8);
-  if (r->offsets_.front() != data_start(h.num_blocks) || r->offsets_.back() != h.file_size - kTrailerSize)
-    return r->error("block table does not span the data section (corrupted)", ErrorCode::Corrupt);
+  const std::uint64_t ng = num_groups(h.num_blocks);
+  const unsigned char* groups = index.data() + codebook_bytes(h.encoding);
+  const unsigned char* blocks = groups + ng * kGroupEntrySize + 8;
+  r->group_base_.resize(ng + 1);
+  r->group_checksum_.resize(ng);
+  r->block_rel_.resize(h.num_blocks);
+  for (std::uint64_t g = 0; g < ng; ++g) {
+    r->group_base_[g] = get_le(groups + g * kGroupEntrySize, 8);
+    r->group_checksum_[g] = get_le(groups + g * kGroupEntrySize + 8, 8);
+  }
+  r->group_base_[ng] = get_le(groups + ng * kGroupEntrySize, 8);
   for (std::uint64_t b = 0; b < h.num_blocks; ++b)
-    if (r->offsets_[b + 1] <= r->offsets_[b])
-      return r->error("block table offsets out of order (corrupted)", ErrorCode::Corrupt);
+    r->block_rel_[b] = static_cast<std::uint32_t>(get_le(blocks + b * kBlockEntrySize, 4));
+  if (r->group_base_.front() != data_start(h.encoding, h.num_blocks) || r->group_base_.back() != h.file_size - kTrailerSize)
+    return r->error("index does not span the data section (corrupted)", ErrorCode::Corrupt);
+  for (std::uint64_t g = 0; g < ng; ++g) {
+    const std::uint64_t first = g * kGroupBlocks, last = std::min<std::uint64_t>(first + kGroupBlocks, h.num_blocks);
+    const std::uint64_t span = r->group_base_[g + 1] - r->group_base_[g];
+    if (r->group_base_[g + 1] <= r->group_base_[g] || r->block_rel_[first] != 0)
+      return r->error("index: group offsets out of order (corrupted)", ErrorCode::Corrupt);
+    for (std::uint64_t b = first + 1; b < last; ++b)
+      if (r->block_rel_[b] <= r->block_rel_[b - 1] || r->block_rel_[b] >= span)
+        return r->error("index: block offsets out of order (corrupted)", ErrorCode::Corrupt);
+  }
+  r->group_checked_ = std::make_unique<std::atomic<bool>[]>(std::max<std::uint64_t>(ng, 1));
 
   std::array<unsigned char, kTrailerSize> trailer{};
   if (int err = pread_full(r->fd_, trailer.data(), trailer.size(), h.file_size - kTrailerSize))
@@ -139,21 +161,46 @@ std::uint64_t TableReader::block_positions(std::uint64_t b) const {
   return std::min<std::uint64_t>(header_.block_size, header_.slots - first);
 }
 
-Status TableReader::read_raw_block(std::uint64_t b, Bytes& raw) const {
-  using namespace table_layout;
+std::uint64_t TableReader::block_offset(std::uint64_t b) const {
+  using table_layout::kGroupBlocks;
+  if (b == header_.num_blocks) return group_base_.back();
+  return group_base_[b / kGroupBlocks] + block_rel_[b];
+}
+
+Status TableReader::read_stored(std::uint64_t b, Bytes& bytes) const {
+  using table_layout::kGroupBlocks;
   if (b >= header_.num_blocks)
     return error("block " + std::to_string(b) + " out of range (" + std::to_string(header_.num_blocks) + " blocks)");
+  const std::uint64_t g = b / kGroupBlocks;
+  const std::uint64_t from = block_offset(b), n = block_offset(b + 1) - from;
+  if (group_checked_[g].load(std::memory_order_acquire)) {
+    bytes.resize(n);
+    if (int err = pread_full(fd_, bytes.data(), n, from)) return read_error("block " + std::to_string(b), err);
+    return {};
+  }
+  // First read of this group: check its checksum once.
+  const std::uint64_t base = group_base_[g], span = group_base_[g + 1] - base;
+  bytes.resize(span);
+  if (int err = pread_full(fd_, bytes.data(), span, base)) return read_error("block " + std::to_string(b), err);
+  if (XXH3_64bits(bytes.data(), span) != group_checksum_[g])
+    return error("blocks " + std::to_string(g * kGroupBlocks) + ".." +
+                     std::to_string(std::min<std::uint64_t>((g + 1) * kGroupBlocks, header_.num_blocks) - 1) +
+                     ": checksum mismatch (corrupted)",
+                 ErrorCode::Corrupt);
+  group_checked_[g].store(true, std::memory_order_release);
+  bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(from - base));
+  bytes.resize(n);
+  return {};
+}
+
+Status TableReader::read_raw_block(std::uint64_t b, Bytes& raw) const {
+  using namespace table_layout;
   thread_local Bytes packed;
   thread_local Dctx dctx;
-  const std::uint64_t bytes = block_bytes(b);
-  packed.resize(bytes);
-  if (int err = pread_full(fd_, packed.data(), bytes, offsets_[b]))
-    return read_error("block " + std::to_string(b), err);
-  if (XXH3_64bits(packed.data(), bytes) != checksums_[b])
-    return error("block " + std::to_string(b) + ": checksum mismatch (corrupted)", ErrorCode::Corrupt);
+  if (Status s = read_stored(b, packed); !s.ok()) return s;
   if (dctx.p == nullptr) return error("zstd: out of memory", ErrorCode::Io);
   raw.resize(raw_block_bytes(header_.encoding, block_positions(b)));
-  const std::size_t got = ZSTD_decompressDCtx(dctx.p, raw.data(), raw.size(), packed.data(), bytes);
+  const std::size_t got = ZSTD_decompressDCtx(dctx.p, raw.data(), raw.size(), packed.data(), packed.size());
   if (ZSTD_isError(got) || got != raw.size())
     return error("block " + std::to_string(b) + ": bad compressed data" +
                      (ZSTD_isError(got) ? std::string(" (") + ZSTD_getErrorName(got) + ")" : std::string()),
@@ -161,7 +208,41 @@ Status TableReader::read_raw_block(std::uint64_t b, Bytes& raw) const {
   return {};
 }
 
+Status TableReader::read_block_packed(std::uint64_t b, unsigned char* packed) const {
+  using namespace table_layout;
+  if (header_.max_code > 2) return error("read_block_packed: not a WDL table");
+  const std::uint64_t n = b < header_.num_blocks ? block_positions(b) : 0;
+  const std::uint64_t out_bytes = (n + 3) / 4;
+  if (header_.encoding == ValueEncoding::WdlRun) {
+    thread_local Bytes stored;
+    if (Status s = read_stored(b, stored); !s.ok()) return s;
+    if (!run_code(code_).decode_packed(stored, n, packed))
+      return error("block " + std::to_string(b) + ": bad run-length data (corrupted)", ErrorCode::Corrupt);
+  } else {
+    thread_local std::vector<std::uint16_t> codes;
+    if (Status s = read_block(b, codes); !s.ok()) return s;
+    std::memset(packed, 0, out_bytes);
+    for (std::uint64_t j = 0; j < n; ++j) packed[j / 4] |= static_cast<unsigned char>(codes[j] << (2 * (j % 4)));
+    return {};
+  }
+  if (header_.max_code >= 2) return {};  // wdlrun codes are 0..2
+  // Codes above max code (0 or 1)?
+  unsigned seen = 0;
+  for (std::uint64_t i = 0; i < out_bytes; ++i) seen |= packed[i];
+  const std::uint16_t top = (seen & 0xAA) ? 2 : (seen & 0x55) ? 1 : 0;
+  if (top > header_.max_code)
+    return error("block " + std::to_string(b) + ": code out of range (corrupted)", ErrorCode::Corrupt);
+  return {};
+}
+
 Status TableReader::read_block(std::uint64_t b, std::vector<std::uint16_t>& codes_out) const {
+  if (header_.encoding == ValueEncoding::WdlRun) {
+    thread_local Bytes packed;
+    packed.resize((block_positions(std::min(b, header_.num_blocks - 1)) + 3) / 4);
+    if (Status s = read_block_packed(b, packed.data()); !s.ok()) return s;
+    table_layout::unpack_wdl2(packed.data(), block_positions(b), codes_out);  // no code 3: checked
+    return {};
+  }
   thread_local Bytes raw;
   if (Status s = read_raw_block(b, raw); !s.ok()) return s;
   if (!table_layout::decode_block(header_.encoding, raw, block_positions(b), header_.max_code, codes_out))
@@ -176,15 +257,11 @@ Expected<std::uint16_t> TableReader::get(std::uint64_t slot) const {
   const std::uint64_t b = slot / header_.block_size;
   if (cache.reader != id_ || cache.block != b) {
     cache.reader = 0;
-    if (Status s = read_raw_block(b, cache.raw); !s.ok()) return s.error();
+    if (Status s = read_block(b, cache.codes); !s.ok()) return s.error();
     cache.reader = id_;
     cache.block = b;
   }
-  const std::uint16_t code = table_layout::decode_one(header_.encoding, cache.raw, block_positions(b),
-                                                      slot % header_.block_size);
-  if (code > header_.max_code)
-    return error("slot " + std::to_string(slot) + ": code out of range (corrupted)", ErrorCode::Corrupt);
-  return code;
+  return cache.codes[slot % header_.block_size];
 }
 
 Status TableReader::verify_file_checksum() const {

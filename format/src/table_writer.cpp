@@ -1,5 +1,5 @@
-// Writing table files: TableBuilder streams blocks (compressed a batch at a
-// time, in parallel) to a temporary file, then writes the block table, the
+// Writing table files: TableBuilder streams blocks (encoded a batch at a
+// time, in parallel) to a temporary file, then writes the index, the
 // header and the trailer and renames the file into place.  write_table() is a
 // builder fed with the whole table at once.
 #include <fcntl.h>
@@ -9,6 +9,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -73,19 +74,27 @@ struct TableBuilder::Impl {
   WriteOptions options;
   int threads = 1;
   int fd = -1;
+  int sym_fd = -1;                     // WdlRun: the blocks' symbols (unlinked scratch file)
   bool failed = false, finished = false;
-  std::vector<std::uint16_t> pending;  // codes not yet compressed (at most one batch)
+  std::vector<std::uint16_t> pending;  // codes not yet encoded (at most one batch)
   std::uint64_t added = 0;             // codes received
   std::uint16_t last_code = 0;         // the last code that was not kDontCareCode (its fill)
   std::uint64_t next_block = 0;
-  std::uint64_t offset = 0;            // where the next block goes
-  std::vector<std::uint64_t> offsets, checksums;
-  std::vector<Bytes> compressed;       // one batch
+  std::uint64_t offset = 0;            // where the next block goes (table file)
+  std::uint64_t sym_offset = 0;        // where the next symbols go (scratch file)
+  std::vector<std::uint64_t> offsets;  // of each block in the table file
+  std::vector<std::uint32_t> sym_bytes;  // WdlRun: symbols of each block
+  std::array<std::uint64_t, 256> sym_counts{};
+  std::vector<std::uint64_t> group_sums;
+  XXH3_state_t* group_state = nullptr;  // XXH3 of the current group's bytes
+  std::vector<Bytes> encoded;          // one batch
   std::vector<ZSTD_CCtx*> cctx;        // one per thread
 
   ~Impl() {
     for (ZSTD_CCtx* c : cctx) ZSTD_freeCCtx(c);
+    if (group_state != nullptr) XXH3_freeState(group_state);
     if (fd >= 0) ::close(fd);
+    if (sym_fd >= 0) ::close(sym_fd);
     if (!finished && !tmp.empty()) ::unlink(tmp.c_str());
   }
 
@@ -94,16 +103,32 @@ struct TableBuilder::Impl {
     return Error(path.string() + ": cannot write table: " + why);
   }
 
+  bool run_coded() const { return h.encoding == ValueEncoding::WdlRun; }
   std::uint64_t batch_codes() const { return std::uint64_t{h.block_size} * static_cast<std::uint64_t>(threads) * 4; }
 
-  // Compresses the whole blocks of `pending` (all of it when `last`) and
-  // appends them to the file.
+  // Appends one finished block to the table file (blocks in order), keeping
+  // the group checksums.
+  Status append_block(const Bytes& b) {
+    using namespace table_layout;
+    if (Status s = write_all(fd, b.data(), b.size(), offset); !s.ok()) return fail(s.message());
+    const std::uint64_t index = offsets.size();
+    if (index % kGroupBlocks == 0) XXH3_64bits_reset(group_state);
+    XXH3_64bits_update(group_state, b.data(), b.size());
+    offsets.push_back(offset);
+    offset += b.size();
+    if ((index + 1) % kGroupBlocks == 0 || index + 1 == h.num_blocks)
+      group_sums.push_back(XXH3_64bits_digest(group_state));
+    return {};
+  }
+
+  // Encodes the whole blocks of `pending` (all of it when `last`): zstd
+  // blocks go to the table file, WdlRun symbols to the scratch file.
   Status flush(bool last) {
     using namespace table_layout;
     const std::uint64_t bs = h.block_size;
     const std::uint64_t nb = last ? (pending.size() + bs - 1) / bs : pending.size() / bs;
     if (nb == 0) return {};
-    compressed.assign(nb, {});
+    encoded.assign(nb, {});
     std::atomic<bool> bad{false};
     std::string problem;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
@@ -111,21 +136,30 @@ struct TableBuilder::Impl {
       const std::uint64_t first = static_cast<std::uint64_t>(b) * bs;
       const std::uint64_t n = std::min<std::uint64_t>(bs, pending.size() - first);
 #ifdef _OPENMP
-      ZSTD_CCtx* c = cctx[static_cast<std::size_t>(omp_get_thread_num())];
+      const auto t = static_cast<std::size_t>(omp_get_thread_num());
 #else
-      ZSTD_CCtx* c = cctx[0];
+      const std::size_t t = 0;
 #endif
+      ZSTD_CCtx* c = t < cctx.size() ? cctx[t] : nullptr;  // none for WdlRun
       Bytes raw;
-      Bytes& out = compressed[b];
+      Bytes& out = encoded[b];
+      std::size_t got = 0;
       try {  // an exception must not leave a parallel region
-        encode_block(h.encoding, std::span<const std::uint16_t>(pending).subspan(first, n), raw);
+        std::vector<std::uint16_t> codes(pending.begin() + static_cast<std::ptrdiff_t>(first),
+                                         pending.begin() + static_cast<std::ptrdiff_t>(first + n));
+        fill_dont_care(codes);
+        if (run_coded()) {
+          run_symbols(codes, out);
+          continue;
+        }
+        encode_block(h.encoding, codes, raw);
         out.resize(ZSTD_compressBound(raw.size()));
       } catch (const std::bad_alloc&) {
 #pragma omp critical(damka_table_builder)
         if (!bad.exchange(true)) problem = "out of memory";
         continue;
       }
-      const std::size_t got = c ? ZSTD_compressCCtx(c, out.data(), out.size(), raw.data(), raw.size(), h.zstd_level) : 0;
+      got = c ? ZSTD_compressCCtx(c, out.data(), out.size(), raw.data(), raw.size(), h.zstd_level) : 0;
       if (c == nullptr || ZSTD_isError(got)) {
 #pragma omp critical(damka_table_builder)
         if (!bad.exchange(true)) problem = c ? ZSTD_getErrorName(got) : "out of memory";
@@ -133,16 +167,40 @@ struct TableBuilder::Impl {
       }
       out.resize(got);
     }
-    if (bad) return fail("zstd compression failed: " + problem);
-    for (const Bytes& b : compressed) {
-      if (Status s = write_all(fd, b.data(), b.size(), offset); !s.ok()) return fail(s.message());
-      offsets.push_back(offset);
-      checksums.push_back(XXH3_64bits(b.data(), b.size()));
-      offset += b.size();
+    if (bad) return fail("encoding failed: " + problem);
+    for (const Bytes& b : encoded) {
+      if (run_coded()) {
+        if (Status s = write_all(sym_fd, b.data(), b.size(), sym_offset); !s.ok()) return fail(s.message());
+        sym_offset += b.size();
+        sym_bytes.push_back(static_cast<std::uint32_t>(b.size()));
+        for (unsigned char x : b) ++sym_counts[x];
+      } else if (Status s = append_block(b); !s.ok()) {
+        return s;
+      }
     }
     next_block += nb;
     pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(nb * bs, pending.size())));
-    compressed.clear();
+    encoded.clear();
+    return {};
+  }
+
+  // WdlRun: codes every block's symbols with the file's Huffman code and
+  // appends them to the table file; `lengths` receives the code lengths.
+  Status code_symbols(std::array<std::uint8_t, 256>& lengths) {
+    using namespace table_layout;
+    lengths = code_lengths(sym_counts);
+    RunCode code;
+    if (!code.init(lengths)) return fail("internal error: Huffman code");
+    Bytes syms, out;
+    std::uint64_t at = 0;
+    for (std::uint32_t n : sym_bytes) {
+      syms.resize(n);
+      if (!read_all(sym_fd, syms.data(), n, at)) return fail(std::string("cannot read back symbols: ") + std::strerror(errno));
+      at += n;
+      out.clear();
+      code.encode(syms, out);
+      if (Status s = append_block(out); !s.ok()) return s;
+    }
     return {};
   }
 };
@@ -161,11 +219,17 @@ Expected<std::unique_ptr<TableBuilder>> TableBuilder::create(const std::filesyst
   impl->threads = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
   TableHeader& h = impl->h;
   if (Status s = check_table_header(h); !s.ok()) return impl->fail(s.message()).error();
-  if (h.zstd_level < std::max(ZSTD_minCLevel(), -127) || h.zstd_level > ZSTD_maxCLevel())
+  if (h.encoding == ValueEncoding::WdlRun) {
+    h.zstd_level = 0;
+  } else if (h.zstd_level < std::max(ZSTD_minCLevel(), -127) || h.zstd_level > ZSTD_maxCLevel()) {
     return impl->fail("zstd level " + std::to_string(h.zstd_level) + " out of range").error();
+  }
   h.num_blocks = (h.slots + h.block_size - 1) / h.block_size;
   h.max_code = 0;
-  for (int t = 0; t < impl->threads; ++t) impl->cctx.push_back(ZSTD_createCCtx());
+  if (h.encoding != ValueEncoding::WdlRun)
+    for (int t = 0; t < impl->threads; ++t) impl->cctx.push_back(ZSTD_createCCtx());
+  impl->group_state = XXH3_createState();
+  if (impl->group_state == nullptr) return impl->fail("out of memory").error();
   static std::atomic<unsigned> counter{0};
   impl->tmp = path;
   impl->tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
@@ -175,9 +239,16 @@ Expected<std::unique_ptr<TableBuilder>> TableBuilder::create(const std::filesyst
     impl->tmp.clear();
     return impl->fail(why).error();
   }
-  impl->offset = data_start(h.num_blocks);
+  if (h.encoding == ValueEncoding::WdlRun) {
+    // The scratch file lives only as an open descriptor.
+    std::filesystem::path scratch = impl->tmp;
+    scratch += ".sym";
+    impl->sym_fd = ::open(scratch.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (impl->sym_fd < 0) return impl->fail("cannot create " + scratch.string() + ": " + std::strerror(errno)).error();
+    ::unlink(scratch.c_str());
+  }
+  impl->offset = data_start(h.encoding, h.num_blocks);
   impl->offsets.reserve(h.num_blocks);
-  impl->checksums.reserve(h.num_blocks);
   return std::unique_ptr<TableBuilder>(new TableBuilder(std::move(impl)));
 }
 
@@ -191,7 +262,7 @@ Status TableBuilder::add(std::span<const std::uint16_t> codes) {
   for (std::uint16_t& c : filled) c = c == kDontCareCode ? b.last_code : (b.last_code = c);
   codes = filled;
   for (std::size_t i = 0; i < codes.size(); ++i) {
-    if (codes[i] > b.h.max_code) {
+    if (codes[i] > b.h.max_code && codes[i] != kDontCareCode) {
       if (b.h.metric == Metric::WDL && codes[i] > 2)
         return b.fail("WDL table with code " + std::to_string(codes[i]) + " at slot " + std::to_string(b.added + i) +
                       " (WDL codes are 0, 1, 2)");
@@ -221,27 +292,43 @@ Status TableBuilder::finish() {
   if (Status s = b.flush(true); !s.ok()) return s;
   TableHeader& h = b.h;
   if (b.next_block != h.num_blocks) return b.fail("internal error: block count");
-  Bytes table(block_table_bytes(h.num_blocks));
-  for (std::uint64_t i = 0; i < h.num_blocks; ++i) {
-    put_le(&table[i * kBlockEntrySize], b.offsets[i], 8);
-    put_le(&table[i * kBlockEntrySize + 8], b.checksums[i], 8);
+  Bytes index(index_bytes(h.encoding, h.num_blocks));
+  if (b.run_coded()) {
+    std::array<std::uint8_t, 256> lengths{};
+    if (Status s = b.code_symbols(lengths); !s.ok()) return s;
+    std::copy(lengths.begin(), lengths.end(), index.begin());
   }
-  put_le(&table[h.num_blocks * kBlockEntrySize], b.offset, 8);
+  if (b.offsets.size() != h.num_blocks || b.group_sums.size() != num_groups(h.num_blocks))
+    return b.fail("internal error: block count");
+  // Group table, then block table.
+  const std::uint64_t ng = num_groups(h.num_blocks);
+  unsigned char* groups = index.data() + codebook_bytes(h.encoding);
+  unsigned char* blocks = groups + ng * kGroupEntrySize + 8;
+  for (std::uint64_t g = 0; g < ng; ++g) {
+    put_le(groups + g * kGroupEntrySize, b.offsets[g * kGroupBlocks], 8);
+    put_le(groups + g * kGroupEntrySize + 8, b.group_sums[g], 8);
+  }
+  put_le(groups + ng * kGroupEntrySize, b.offset, 8);
+  for (std::uint64_t i = 0; i < h.num_blocks; ++i) {
+    const std::uint64_t rel = b.offsets[i] - b.offsets[i / kGroupBlocks * kGroupBlocks];
+    if (rel > 0xFFFFFFFFu) return b.fail("a group of blocks exceeds 4 GiB");
+    put_le(blocks + i * kBlockEntrySize, rel, 4);
+  }
   h.file_size = b.offset + kTrailerSize;
-  const HeaderBytes head = encode_header(h, XXH3_64bits(table.data(), table.size()));
+  const HeaderBytes head = encode_header(h, XXH3_64bits(index.data(), index.size()));
   maybe_die("kill-mid-write");
   if (Status s = write_all(b.fd, head.data(), head.size(), 0); !s.ok()) return b.fail(s.message());
-  if (Status s = write_all(b.fd, table.data(), table.size(), kTableHeaderSize); !s.ok()) return b.fail(s.message());
+  if (Status s = write_all(b.fd, index.data(), index.size(), kTableHeaderSize); !s.ok()) return b.fail(s.message());
 
-  // The whole-file checksum covers header, block table and blocks in file
-  // order; the blocks are read back (they are in the page cache).
+  // The whole-file checksum covers header, index and blocks in file order;
+  // the blocks are read back (they are in the page cache).
   XXH3_state_t* state = XXH3_createState();
   if (state == nullptr) return b.fail("out of memory");
   XXH3_64bits_reset(state);
   XXH3_64bits_update(state, head.data(), head.size());
-  XXH3_64bits_update(state, table.data(), table.size());
+  XXH3_64bits_update(state, index.data(), index.size());
   Bytes chunk(std::size_t{1} << 20);
-  for (std::uint64_t at = data_start(h.num_blocks); at < b.offset;) {
+  for (std::uint64_t at = data_start(h.encoding, h.num_blocks); at < b.offset;) {
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), b.offset - at));
     if (!read_all(b.fd, chunk.data(), n, at)) {
       XXH3_freeState(state);

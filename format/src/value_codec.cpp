@@ -40,6 +40,7 @@ void encode_block(ValueEncoding e, std::span<const std::uint16_t> codes, std::ve
         raw[n + j] = static_cast<unsigned char>(codes[j] >> 8);
       }
       break;
+    case ValueEncoding::WdlRun: break;  // not a zstd encoding (run_codec.cpp)
   }
 }
 
@@ -87,17 +88,42 @@ bool decode_block(ValueEncoding e, std::span<const unsigned char> raw, std::uint
         top = out[j] > top ? out[j] : top;
       }
       break;
+    case ValueEncoding::WdlRun: return false;  // not a zstd encoding
   }
   return top <= max_code;
 }
 
-std::uint16_t decode_one(ValueEncoding e, std::span<const unsigned char> raw, std::uint64_t n, std::uint64_t j) {
-  switch (e) {
-    case ValueEncoding::Wdl2: return (raw[j / 4] >> (2 * (j % 4))) & 3;
-    case ValueEncoding::U16: return static_cast<std::uint16_t>(get_le(&raw[2 * j], 2));
-    case ValueEncoding::U16Planes: return static_cast<std::uint16_t>(raw[j] | (raw[n + j] << 8));
+void fill_dont_care(std::span<std::uint16_t> codes) {
+  std::uint16_t prev = 0;
+  for (std::uint16_t c : codes)
+    if (c != kDontCareCode) {
+      prev = c;
+      break;
+    }
+  for (std::uint16_t& c : codes) {
+    if (c == kDontCareCode) c = prev;
+    prev = c;
   }
-  return 0;
+}
+
+bool unpack_wdl2(const unsigned char* packed, std::uint64_t n, std::vector<std::uint16_t>& out) {
+  out.resize(n);
+  const std::uint64_t full = n / 4;
+  unsigned both = 0;  // OR of byte & (byte >> 1): bit 2j set where a code 3 occurs
+  for (std::uint64_t i = 0; i < full; ++i) {
+    both |= packed[i] & (packed[i] >> 1);
+    const std::uint64_t w = kWdl2.codes[packed[i]];
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(&out[4 * i], &w, 8);
+    } else {
+      for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<std::uint16_t>(w >> (16 * j));
+    }
+  }
+  for (std::uint64_t j = 4 * full; j < n; ++j) {
+    out[j] = (packed[full] >> (2 * (j % 4))) & 3;
+    if (out[j] == 3) return false;
+  }
+  return (both & 0x55u) == 0;
 }
 
 }  // namespace damka::table_layout

@@ -81,6 +81,15 @@ PackedBlock PackedBlock::pack(std::span<const std::uint16_t> codes, Kind kind) {
   return b;
 }
 
+PackedBlock PackedBlock::bits2(std::uint32_t count) {
+  PackedBlock b;
+  b.kind_ = Kind::Bits2;
+  b.count_ = count;
+  b.nbytes_ = (std::size_t{count} + 3) / 4;
+  b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(std::max<std::size_t>(b.nbytes_, 1));
+  return b;
+}
+
 namespace {
 
 // ---- epochs --------------------------------------------------------------

@@ -43,6 +43,10 @@ class PackedBlock {
   }
   // Every code must fit the kind (kind_for(the table's max_code)).
   static PackedBlock pack(std::span<const std::uint16_t> codes, Kind kind);
+  // A Bits2 block of `count` codes whose bytes ((count + 3) / 4, at data())
+  // the caller fills (TableReader::read_block_packed).
+  static PackedBlock bits2(std::uint32_t count);
+  std::uint8_t* data() { return bytes_.get(); }
 
   std::uint16_t get(std::uint32_t i) const {
     const std::uint8_t* p = bytes_.get();

@@ -208,8 +208,18 @@ struct Tablebase::Impl {
     }
     if (cache.lookup(*f.blocks, block, static_cast<std::uint32_t>(at), &code)) return ProbeStatus::Ok;
     if (mode == ProbeMode::Conditional) return ProbeStatus::NotCached;
+    // WDL-sized codes are decoded straight into the cache's 2-bit form.
+    const bool packed = f.reader->header().max_code <= 2;
+    PackedBlock pb;
     thread_local std::vector<std::uint16_t> codes;
-    if (Status s = f.reader->read_block(block, codes); !s.ok()) {
+    Status s;
+    if (packed) {
+      pb = PackedBlock::bits2(static_cast<std::uint32_t>(f.reader->block_positions(block)));
+      s = f.reader->read_block_packed(block, pb.data());
+    } else {
+      s = f.reader->read_block(block, codes);
+    }
+    if (!s.ok()) {
       if (s.code() == ErrorCode::Io) {  // may pass: the block is read again next time
         report_io(s.message());
         return ProbeStatus::IoError;
@@ -222,8 +232,13 @@ struct Tablebase::Impl {
       return ProbeStatus::Unknown;  // another thread reported it
     }
     cache.count_read();
-    code = codes[at];
-    if (cache.capacity() > 0) cache.insert(*f.blocks, block, PackedBlock::pack(codes, f.kind));
+    if (packed) {
+      code = pb.get(static_cast<std::uint32_t>(at));
+      if (cache.capacity() > 0) cache.insert(*f.blocks, block, std::move(pb));
+    } else {
+      code = codes[at];
+      if (cache.capacity() > 0) cache.insert(*f.blocks, block, PackedBlock::pack(codes, f.kind));
+    }
     return ProbeStatus::Ok;
   }
 

@@ -8,9 +8,12 @@
 #include <atomic>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/value_oracle.hpp"
+#include "table_layout.hpp"
 
 namespace damka {
 namespace {
@@ -54,25 +57,50 @@ std::vector<std::uint16_t> make_codes(std::uint64_t n, std::uint16_t max_code, u
   return codes;
 }
 
+// Replaces about `percent`% of the codes (in runs and alone) by kDontCareCode.
+void add_dont_care(std::vector<std::uint16_t>& codes, int percent, unsigned seed) {
+  std::mt19937 rng(seed);
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    if (static_cast<int>(rng() % 100) >= percent) continue;
+    const std::size_t len = rng() % 4 == 0 ? 1 + rng() % 40 : 1;
+    for (std::size_t j = i; j < std::min(codes.size(), i + len); ++j) codes[j] = kDontCareCode;
+  }
+}
+
+std::uint16_t max_stored(const std::vector<std::uint16_t>& codes) {
+  std::uint16_t m = 0;
+  for (std::uint16_t c : codes)
+    if (c != kDontCareCode) m = std::max(m, c);
+  return m;
+}
+
 struct Sample {
   TableHeader header;
-  std::vector<std::uint16_t> codes;
+  std::vector<std::uint16_t> codes;  // as given to the writer (may hold kDontCareCode)
   fs::path path;
 };
 
 // 2Kv1K: 14880 placements, 29760 slots; small blocks so there are many.
 Sample write_sample(const std::string& name, Metric metric = Metric::WDL,
-                    ValueEncoding enc = ValueEncoding::Wdl2, std::uint32_t block_size = 1000) {
+                    ValueEncoding enc = ValueEncoding::WdlRun, std::uint32_t block_size = 1000,
+                    int dont_care_percent = 0, const char* material = "2Kv1K") {
   Sample s;
-  s.header = default_table_header(rules_of(Variant::Russian), *Material::parse("2Kv1K"), metric);
+  s.header = default_table_header(rules_of(Variant::Russian), *Material::parse(material), metric);
   s.header.encoding = enc;
   s.header.block_size = block_size;
   s.header.zstd_level = 3;
   s.codes = make_codes(s.header.slots, metric == Metric::WDL ? 2 : 301, 7);
+  if (dont_care_percent > 0) add_dont_care(s.codes, dont_care_percent, 11);
   s.path = test_dir() / name;
   const Status st = write_table(s.path, s.header, s.codes);
   EXPECT_TRUE(st.ok()) << st.message();
   return s;
+}
+
+// A code read back for slot i: the one written, or any code of the table
+// where a don't-care entry was written.
+bool matches(std::uint16_t got, std::uint16_t written, std::uint16_t max_code) {
+  return written == kDontCareCode ? got <= max_code : got == written;
 }
 
 void expect_refused(const fs::path& p, const std::string& problem) {
@@ -92,23 +120,39 @@ void expect_round_trip(const Sample& s) {
   EXPECT_EQ(h.fingerprint, rules_of(Variant::Russian).fingerprint());
   EXPECT_EQ(h.slots, s.codes.size());
   EXPECT_EQ(h.file_size, fs::file_size(s.path));
-  EXPECT_EQ(h.max_code, *std::max_element(s.codes.begin(), s.codes.end()));
+  EXPECT_EQ(h.max_code, max_stored(s.codes));
   EXPECT_TRUE(check_table_rules(h, rules_of(Variant::Russian)).ok());
   EXPECT_FALSE(check_table_rules(h, rules_of(Variant::English)).ok());
   std::vector<std::uint16_t> block;
   for (std::uint64_t b = 0; b < (*r)->num_blocks(); ++b) {
     ASSERT_TRUE((*r)->read_block(b, block).ok());
     ASSERT_EQ(block.size(), (*r)->block_positions(b));
-    for (std::size_t j = 0; j < block.size(); ++j) ASSERT_EQ(block[j], s.codes[b * h.block_size + j]);
+    for (std::size_t j = 0; j < block.size(); ++j)
+      ASSERT_TRUE(matches(block[j], s.codes[b * h.block_size + j], h.max_code)) << b << " " << j;
+    if (h.max_code <= 2) {  // the probe's 2-bit form says the same
+      std::vector<unsigned char> packed((block.size() + 3) / 4);
+      ASSERT_TRUE((*r)->read_block_packed(b, packed.data()).ok());
+      for (std::size_t j = 0; j < block.size(); ++j) ASSERT_EQ((packed[j / 4] >> (2 * (j % 4))) & 3, block[j]);
+    }
   }
-  for (std::uint64_t slot = 0; slot < h.slots; slot += 37) ASSERT_EQ(*(*r)->get(slot), s.codes[slot]);
+  for (std::uint64_t slot = 0; slot < h.slots; slot += 37)
+    ASSERT_TRUE(matches(*(*r)->get(slot), s.codes[slot], h.max_code));
   EXPECT_FALSE((*r)->get(h.slots).ok());
   EXPECT_FALSE((*r)->read_block((*r)->num_blocks(), block).ok());
   EXPECT_TRUE((*r)->verify_file_checksum().ok());
 }
 
 TEST(TableFile, RoundTripEveryEncoding) {
-  expect_round_trip(write_sample("wdl2.wdl"));
+  expect_round_trip(write_sample("wdlrun.wdl"));
+  expect_round_trip(write_sample("wdlrun_dc.wdl", Metric::WDL, ValueEncoding::WdlRun, 1000, 40));
+  expect_round_trip(write_sample("wdlrun_1.wdl", Metric::WDL, ValueEncoding::WdlRun, 1, 30));
+  expect_round_trip(write_sample("wdlrun_odd.wdl", Metric::WDL, ValueEncoding::WdlRun, 8191, 50));
+  expect_round_trip(write_sample("wdlrun_big.wdl", Metric::WDL, ValueEncoding::WdlRun, 1u << 20, 50));
+  expect_round_trip(write_sample("wdlrun_sym.wdl", Metric::WDL, ValueEncoding::WdlRun, 333, 20, "1Kv1K"));
+  expect_round_trip(write_sample("wdl2.wdl", Metric::WDL, ValueEncoding::Wdl2));
+  expect_round_trip(write_sample("wdl2_dc.wdl", Metric::WDL, ValueEncoding::Wdl2, 777, 40));
+  expect_round_trip(write_sample("dtw_dc.dtw", Metric::DTW, ValueEncoding::U16Planes, 4096, 40));
+  expect_round_trip(write_sample("dtc_u16_dc.dtc", Metric::DTC, ValueEncoding::U16, 77, 60));
   expect_round_trip(write_sample("wdl_u16.wdl", Metric::WDL, ValueEncoding::U16, 4096));
   expect_round_trip(write_sample("dtw_u16.dtw", Metric::DTW, ValueEncoding::U16, 999));
   expect_round_trip(write_sample("dtw_planes.dtw", Metric::DTW, ValueEncoding::U16Planes, 1));
@@ -259,12 +303,57 @@ TEST(TableFile, RefusesMissingEmptyForeignAndNewer) {
 
   const Sample s = write_sample("newer.wdl");
   Bytes b = read_bytes(s.path);
-  b[8] = 2;  // format version 2
+  b[8] = 3;  // format version 3
   write_bytes(s.path, b);
-  expect_refused(s.path, "newer format (version 2");
+  expect_refused(s.path, "newer format (version 3");
+  const auto r = TableReader::open(s.path);
+  EXPECT_EQ(r.code(), ErrorCode::Corrupt);
+}
+
+// A version-1 file (header written by hand as version 1 laid it out: zstd
+// blocks behind a 16-byte-per-block table) is refused with a message saying
+// to regenerate it.
+TEST(TableFile, RefusesVersion1WithARegenerateMessage) {
+  Bytes b(kTableHeaderSize + 16 * 2 + 8 + 32 + 16, 0);
+  const unsigned char magic[8] = {0x89, 'D', 'M', 'K', '\r', '\n', 0x1A, '\n'};
+  std::copy(magic, magic + 8, b.begin());
+  using table_layout::put_le;
+  put_le(&b[8], 1, 2);     // version 1
+  put_le(&b[10], 128, 2);  // header size
+  b[13] = 0;               // WDL
+  b[14] = 1;
+  b[15] = 1;               // wdl2
+  b[24] = 0, b[25] = 1, b[26] = 0, b[27] = 1;  // 1Kv1K
+  b[28] = 1;
+  put_le(&b[32], 992, 8);
+  put_le(&b[40], 512, 4);
+  put_le(&b[48], 2, 8);
+  put_le(&b[56], b.size(), 8);
+  put_le(&b[120], XXH3_64bits(b.data(), 120), 8);
+  const fs::path p = test_dir() / "v1.wdl";
+  write_bytes(p, b);
+  expect_refused(p, "format version 1 is no longer read; regenerate it with `damka generate`");
+  EXPECT_EQ(TableReader::open(p).code(), ErrorCode::Corrupt);
+  // Also a v2 file relabelled as version 1.
+  const Sample s = write_sample("relabelled_v1.wdl");
+  Bytes c = read_bytes(s.path);
+  c[8] = 1;
+  put_le(&c[120], XXH3_64bits(c.data(), 120), 8);
+  write_bytes(s.path, c);
+  expect_refused(s.path, "regenerate it");
 }
 
 TEST(TableFile, RefusesTruncated) {
+  // Every length of a small table (1Kv1K, symmetric: 992 slots), both encodings.
+  for (ValueEncoding enc : {ValueEncoding::WdlRun, ValueEncoding::Wdl2}) {
+    const Sample small = write_sample("small.wdl", Metric::WDL, enc, 100, 30, "1Kv1K");
+    const Bytes all = read_bytes(small.path);
+    const fs::path cut = test_dir() / "truncated_small.wdl";
+    for (std::size_t n = 1; n < all.size(); ++n) {
+      write_bytes(cut, Bytes(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n)));
+      expect_refused(cut, "truncated");
+    }
+  }
   const Sample s = write_sample("full.wdl");
   const Bytes full = read_bytes(s.path);
   const fs::path cut = test_dir() / "truncated.wdl";
@@ -280,7 +369,8 @@ TEST(TableFile, RefusesTruncated) {
 }
 
 TEST(TableFile, RefusesCorruptedBytes) {
-  const Sample s = write_sample("corrupt_src.wdl");
+  // 298 blocks of 100: five checksum groups of 64 blocks.
+  const Sample s = write_sample("corrupt_src.wdl", Metric::WDL, ValueEncoding::WdlRun, 100, 30);
   const Bytes full = read_bytes(s.path);
   const fs::path bad = test_dir() / "corrupt.wdl";
   // In the header: refused at open.
@@ -290,17 +380,20 @@ TEST(TableFile, RefusesCorruptedBytes) {
     write_bytes(bad, b);
     expect_refused(bad, "header");
   }
-  // In the block table: refused at open.
-  Bytes b = full;
-  b[kTableHeaderSize + 20] ^= 1;
-  write_bytes(bad, b);
-  expect_refused(bad, "block table");
+  // In the index (codebook, group table, block table): refused at open.
+  Bytes b;
+  for (std::size_t at : {std::size_t{3}, std::size_t{256 + 20}, std::size_t{256 + 5 * 16 + 8 + 40}}) {
+    b = full;
+    b[kTableHeaderSize + at] ^= 1;
+    write_bytes(bad, b);
+    expect_refused(bad, "index");
+  }
   // In a block: that block is refused on read, the others still read.
   auto r0 = TableReader::open(s.path);
   ASSERT_TRUE(r0.ok());
   const std::uint64_t nb = (*r0)->num_blocks();
   b = full;
-  b[full.size() - 16 - (*r0)->block_bytes(nb - 1) - 3] ^= 0x40;  // inside block nb - 2
+  b[full.size() - 16 - (*r0)->block_bytes(nb - 1) - (*r0)->block_bytes(nb - 2) / 2 - 1] ^= 0x40;  // in block nb - 2
   write_bytes(bad, b);
   auto r = TableReader::open(bad);
   ASSERT_TRUE(r.ok()) << r.message();
@@ -330,12 +423,14 @@ TEST(TableFile, RefusesCorruptedBytes) {
 // Any single corrupted byte: the file is refused at open, or the whole-file
 // check fails and every block either fails to read or reads the true codes.
 RC_GTEST_PROP(TableFile, CorruptedByteNeverGivesAWrongValue, ()) {
-  static const Sample s = write_sample("prop_src.dtw", Metric::DTW, ValueEncoding::U16Planes, 3000);
-  static const Bytes full = read_bytes(s.path);
+  static const Sample dtw = write_sample("prop_src.dtw", Metric::DTW, ValueEncoding::U16Planes, 3000);
+  static const Sample wdl = write_sample("prop_src.wdl", Metric::WDL, ValueEncoding::WdlRun, 3000);
+  const Sample& s = *rc::gen::arbitrary<bool>() ? dtw : wdl;
+  const Bytes full = read_bytes(s.path);
   Bytes b = full;
   const std::size_t at = *rc::gen::inRange<std::size_t>(0, b.size());
   b[at] ^= *rc::gen::inRange<int>(1, 256);
-  const fs::path p = test_dir() / "prop_corrupt.dtw";
+  const fs::path p = test_dir() / ("prop_corrupt" + s.path.extension().string());
   write_bytes(p, b);
   auto r = TableReader::open(p);
   if (!r.ok()) return;
@@ -367,6 +462,128 @@ RC_GTEST_PROP(TableFile, RandomBytesNeverCrash, ()) {
   std::vector<std::uint16_t> codes;
   for (std::uint64_t blk = 0; blk < (*r)->num_blocks(); ++blk) (void)(*r)->read_block(blk, codes);
   (void)(*r)->verify_file_checksum();
+}
+
+// Random tables (material, metric, encoding, block size, codes with runs,
+// noise and don't-care entries) read back exactly where not don't-care; the
+// bytes do not depend on the thread count or on how add() portions are cut.
+RC_GTEST_PROP(TableFile, RandomTablesRoundTripWhateverThePortionsAndThreads, ()) {
+  const char* materials[] = {"1Kv1K", "1Kv1M", "2Kv1K", "1K1Mv1K"};
+  const Material m = *Material::parse(*rc::gen::elementOf(std::vector<const char*>(std::begin(materials), std::end(materials))));
+  const Metric metric = *rc::gen::element(Metric::WDL, Metric::DTW, Metric::DTC);
+  const ValueEncoding enc = metric == Metric::WDL
+                                ? *rc::gen::element(ValueEncoding::WdlRun, ValueEncoding::Wdl2, ValueEncoding::U16)
+                                : *rc::gen::element(ValueEncoding::U16Planes, ValueEncoding::U16);
+  TableHeader h = default_table_header(rules_of(Variant::Russian), m, metric);
+  h.encoding = enc;
+  h.block_size = *rc::gen::inRange<std::uint32_t>(1, 5000);
+  h.zstd_level = 1;
+  const std::uint16_t top = metric == Metric::WDL ? *rc::gen::inRange<std::uint16_t>(0, 3)
+                                                  : *rc::gen::inRange<std::uint16_t>(0, 700);
+  std::vector<std::uint16_t> codes = make_codes(h.slots, top, *rc::gen::arbitrary<unsigned>());
+  add_dont_care(codes, *rc::gen::inRange(0, 90), *rc::gen::arbitrary<unsigned>());
+  const fs::path a = test_dir() / "rc_a", b = test_dir() / "rc_b";
+  RC_ASSERT(write_table(a, h, codes, WriteOptions{1, false}).ok());
+  auto builder = TableBuilder::create(b, h, WriteOptions{2, false});
+  RC_ASSERT(builder.ok());
+  for (std::size_t at = 0; at < codes.size();) {
+    const std::size_t n = std::min<std::size_t>(codes.size() - at, *rc::gen::inRange<std::size_t>(1, 9000));
+    RC_ASSERT((*builder)->add(std::span(codes).subspan(at, n)).ok());
+    at += n;
+  }
+  RC_ASSERT((*builder)->finish().ok());
+  RC_ASSERT(read_bytes(a) == read_bytes(b));
+  auto r = TableReader::open(a);
+  RC_ASSERT(r.ok());
+  const std::uint16_t max_code = (*r)->header().max_code;
+  RC_ASSERT(max_code == max_stored(codes));
+  std::vector<std::uint16_t> got;
+  for (std::uint64_t blk = 0; blk < (*r)->num_blocks(); ++blk) {
+    RC_ASSERT((*r)->read_block(blk, got).ok());
+    for (std::size_t j = 0; j < got.size(); ++j) RC_ASSERT(matches(got[j], codes[blk * h.block_size + j], max_code));
+  }
+}
+
+// Valid files with random bytes changed and every checksum repaired (so the
+// changes reach the field checks and the decoders) never crash the reader:
+// open fails with a message, or every block read fails or gives the block's
+// number of codes, each within the header's max code.
+RC_GTEST_PROP(TableFile, MutatedFilesWithRepairedChecksumsNeverCrash, ()) {
+  static const Sample wdl = write_sample("mut_src.wdl", Metric::WDL, ValueEncoding::WdlRun, 500, 30);
+  static const Sample dtw = write_sample("mut_src.dtw", Metric::DTW, ValueEncoding::U16Planes, 700, 30);
+  const Sample& s = *rc::gen::arbitrary<bool>() ? wdl : dtw;
+  Bytes b = read_bytes(s.path);
+  const int changes = *rc::gen::inRange(1, 8);
+  for (int i = 0; i < changes; ++i) {
+    const std::size_t at = *rc::gen::inRange<std::size_t>(0, b.size());
+    b[at] = *rc::gen::arbitrary<unsigned char>();
+  }
+  table_layout::repair_checksums(b);
+  const fs::path p = test_dir() / "prop_mutated";
+  write_bytes(p, b);
+  auto r = TableReader::open(p);
+  if (!r.ok()) {
+    RC_ASSERT(r.message().find(p.string()) != std::string::npos);
+    return;
+  }
+  const TableHeader& h = (*r)->header();
+  std::vector<std::uint16_t> codes;
+  for (std::uint64_t blk = 0; blk < (*r)->num_blocks(); ++blk) {
+    if (!(*r)->read_block(blk, codes).ok()) continue;
+    RC_ASSERT(codes.size() == (*r)->block_positions(blk));
+    for (std::uint16_t c : codes) RC_ASSERT(c <= h.max_code);
+  }
+}
+
+TEST(RunCodec, RunLengthsAreTheOnesInFormatMd) {
+  const std::vector<std::uint32_t> spec = {4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 24, 30, 36,
+                                           44, 54, 66, 80, 98, 120, 146, 178, 217, 265, 324, 395, 482, 588, 717, 875,
+                                           1067, 1302, 1588, 1938, 2364, 2884, 3519, 4293, 5237, 6389, 7795, 9510,
+                                           11602, 14155, 17269, 21068, 25703, 31358, 38256, 46673, 56941, 69468};
+  EXPECT_EQ(std::vector<std::uint32_t>(table_layout::kRunLength.begin(), table_layout::kRunLength.end()), spec);
+}
+
+TEST(RunCodec, CodeLengthsStayWithinTwelveBitsAndFormAPrefixCode) {
+  std::array<std::uint64_t, 256> counts{};
+  for (int s = 0; s < 255; ++s) counts[s] = std::uint64_t{1} << (s % 40);  // very skewed: unlimited Huffman goes deep
+  const auto lengths = table_layout::code_lengths(counts);
+  double kraft = 0;
+  for (int s = 0; s < 256; ++s) {
+    EXPECT_LE(lengths[s], table_layout::kMaxCodeLength);
+    EXPECT_EQ(lengths[s] == 0, counts[s] == 0) << s;
+    if (lengths[s] != 0) kraft += std::ldexp(1.0, -lengths[s]);
+  }
+  EXPECT_LE(kraft, 1.0);
+  table_layout::RunCode code;
+  EXPECT_TRUE(code.init(lengths));
+  std::array<std::uint8_t, 256> over{};
+  over[0] = over[1] = over[2] = 1;  // three codes of one bit
+  EXPECT_FALSE(code.init(over));
+  EXPECT_FALSE(code.init(std::array<std::uint8_t, 256>{}));  // no symbol
+}
+
+// Codes -> symbols -> bits -> 2-bit codes is the identity; a decoder given
+// any other byte string never writes past its output and mostly refuses it.
+RC_GTEST_PROP(RunCodec, SymbolsRoundTripAndGarbageIsRefusedSafely, ()) {
+  const auto n = *rc::gen::inRange<std::size_t>(1, 3000);
+  std::vector<std::uint16_t> codes = make_codes(n, 2, *rc::gen::arbitrary<unsigned>());
+  std::vector<unsigned char> symbols;
+  table_layout::run_symbols(codes, symbols);
+  std::array<std::uint64_t, 256> counts{};
+  for (unsigned char x : symbols) ++counts[x];
+  table_layout::RunCode code;
+  RC_ASSERT(code.init(table_layout::code_lengths(counts)));
+  std::vector<unsigned char> bits;
+  code.encode(symbols, bits);
+  std::vector<unsigned char> packed((n + 3) / 4 + 16, 0xEE);
+  RC_ASSERT(code.decode_packed(bits, n, packed.data()));
+  for (std::size_t j = 0; j < n; ++j) RC_ASSERT(((packed[j / 4] >> (2 * (j % 4))) & 3) == codes[j]);
+  for (std::size_t j = (n + 3) / 4; j < packed.size(); ++j) RC_ASSERT(packed[j] == 0xEE);
+  if (!bits.empty()) bits.pop_back();  // one byte short
+  RC_ASSERT(!code.decode_packed(bits, n, packed.data()) || bits.empty());
+  const auto garbage = *rc::gen::container<std::vector<unsigned char>>(rc::gen::arbitrary<unsigned char>());
+  (void)code.decode_packed(garbage, n, packed.data());
+  for (std::size_t j = (n + 3) / 4; j < packed.size(); ++j) RC_ASSERT(packed[j] == 0xEE);
 }
 
 }  // namespace

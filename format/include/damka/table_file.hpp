@@ -1,11 +1,13 @@
 // Table files: one metric of one canonical material of one variant, stored
-// as fixed-size blocks of slots (see slots.hpp), each block compressed with
-// zstd, found through an offset table, guarded by xxHash checksums.  The
-// byte-by-byte layout is in format/FORMAT.md.
+// as fixed-size blocks of slots (see slots.hpp), each block compressed on its
+// own (WDL: run-length symbols with a Huffman code; DTW/DTC: zstd), found
+// through a compact index, guarded by xxHash checksums.  The byte-by-byte
+// layout is in format/FORMAT.md (format version 2).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <atomic>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -18,7 +20,7 @@
 
 namespace damka {
 
-inline constexpr std::uint16_t kTableFormatVersion = 1;  // newest version this build reads and writes
+inline constexpr std::uint16_t kTableFormatVersion = 2;  // the only version this build reads and writes
 inline constexpr std::uint32_t kTableHeaderSize = 128;
 inline constexpr std::uint32_t kMaxBlockSize = 1u << 24;  // positions per block
 // A code given to TableBuilder::add() / write_table() for a slot whose value
@@ -30,11 +32,13 @@ inline constexpr std::uint16_t kDontCareCode = 0xFFFF;
 // How slots are numbered; only one scheme so far (index.hpp + slots.hpp).
 enum class IndexScheme : std::uint8_t { SliceMajor = 1 };
 
-// How a block's codes (value.hpp) are laid out before zstd.
+// How a block's codes (value.hpp) are stored.  The first three are zstd
+// frames of the block's codes laid out as below; WdlRun is damka's own.
 enum class ValueEncoding : std::uint8_t {
-  Wdl2 = 1,       // 2 bits per code (codes 0..2 only), 4 codes per byte, low bits first
-  U16 = 2,        // 2 bytes per code, little-endian
-  U16Planes = 3,  // the low bytes of the block's codes, then their high bytes
+  Wdl2 = 1,       // zstd of: 2 bits per code (codes 0..2 only), 4 codes per byte, low bits first
+  U16 = 2,        // zstd of: 2 bytes per code, little-endian
+  U16Planes = 3,  // zstd of: the low bytes of the block's codes, then their high bytes
+  WdlRun = 4,     // WDL only: run-length symbols, Huffman-coded with one code per file
 };
 std::string_view encoding_name(ValueEncoding e);
 
@@ -48,7 +52,7 @@ struct TableHeader {
   ValueEncoding encoding = ValueEncoding::Wdl2;
   std::uint64_t slots = 0;        // table_slots(material)
   std::uint32_t block_size = 0;   // positions per block (the last block may be shorter)
-  int zstd_level = 0;             // used by the writer; recorded for information
+  int zstd_level = 0;             // zstd encodings: used by the writer; recorded for information
   // Computed by write_table (ignored on input) and read back from the file:
   std::uint16_t max_code = 0;     // largest code in the table
   std::uint64_t num_blocks = 0;
@@ -59,9 +63,9 @@ struct TableHeader {
   friend bool operator==(const TableHeader&, const TableHeader&) = default;
 };
 
-// A header with this build's defaults for the metric: WDL uses Wdl2 with
-// 16384 positions per block and zstd level 12; DTW and DTC use U16Planes
-// with 4096 positions per block and level 9 (measurements in FORMAT.md).
+// A header with this build's defaults for the metric: WDL uses WdlRun with
+// 1024 positions per block; DTW and DTC use U16Planes with zstd (block size
+// and level in FORMAT.md, "Defaults", with the measurements behind them).
 TableHeader default_table_header(const Rules& rules, Material canonical, Metric metric);
 
 // Whether a header describes a table this build can write or read
@@ -79,18 +83,24 @@ struct WriteOptions {
 
 // Writes codes[slot] for every slot to `path`: first to a temporary file in
 // the same directory, renamed over `path` only when complete.  The bytes
-// depend only on the header's fields and the codes (not on threads).
+// depend only on the header's fields and the codes (not on threads).  Any
+// code may be kDontCareCode (see there).
 Status write_table(const std::filesystem::path& path, const TableHeader& header,
                    std::span<const std::uint16_t> codes, const WriteOptions& options = {});
 
 // A table written as its codes arrive, in slot order, without holding the
-// table in memory (leveldb's TableBuilder): add() codes in any portions,
-// then finish().  Full blocks are compressed (in parallel, a batch at a time)
-// and appended to a temporary file in the same directory; finish() writes the
-// block table, the header and the trailer and renames the file into place.
-// Destroying a builder that did not finish removes its temporary file.  The
-// bytes equal write_table()'s for the same header and codes.
-// Memory: about (threads * 4) blocks of codes and their compressed bytes.
+// table in memory (leveldb's TableBuilder): add() codes in any portions
+// (kDontCareCode allowed), then finish().  Full blocks are encoded (in
+// parallel, a batch at a time) and appended to a temporary file in the same
+// directory; finish() writes the index, the header and the trailer and
+// renames the file into place.  WdlRun needs the whole table's symbol counts
+// for its code: its blocks' symbols go to a second temporary file first, and
+// finish() codes them into the table file (about 1 byte per 25 slots of
+// extra I/O).  Destroying a builder that did not finish removes its
+// temporary files.  The bytes equal write_table()'s for the same header and
+// codes, whatever the portions and thread count.
+// Memory: about (threads * 4) blocks of codes and their encoded bytes, and
+// 4 bytes per block of index.
 // Not thread-safe (one builder per thread); uses `threads` OpenMP threads.
 class TableBuilder {
  public:
@@ -121,9 +131,12 @@ class TableBuilder {
 // check failed: the file is damaged or is not a damka table).
 class TableReader {
  public:
-  // Checks magic, version (a newer version is refused), the header checksum,
-  // the header's fields, the file size, and the block table (its checksum,
-  // offsets within the file), so a truncated or damaged file is refused here.
+  // Checks magic, version (only version 2 is read: version 1 is refused with
+  // a message saying to regenerate the file, newer ones as newer), the header
+  // checksum, the header's fields, the file size, and the index (its
+  // checksum, offsets within the file), so a truncated or damaged file is
+  // refused here.  Cost: one read of the header and the index (about 4 bytes
+  // per block).
   // Never blocks on a FIFO or device: the file is opened without waiting and
   // refused unless it is a regular file.
   static Expected<std::unique_ptr<TableReader>> open(const std::filesystem::path& path);
@@ -137,12 +150,20 @@ class TableReader {
   // Slots held by block b (block_size, or fewer for the last block).
   std::uint64_t block_positions(std::uint64_t b) const;
   // Compressed bytes of block b.
-  std::uint64_t block_bytes(std::uint64_t b) const { return offsets_[b + 1] - offsets_[b]; }
+  std::uint64_t block_bytes(std::uint64_t b) const { return block_offset(b + 1) - block_offset(b); }
 
   // Codes of slots b*block_size ... into codes_out (resized).  Thread-safe
-  // (pread).  Verifies the block checksum, the decompressed size and that
-  // every code is in range.
+  // (pread).  Verifies the checksum of the block's group of 64 blocks the
+  // first time the group is read (once per reader), then that the block
+  // decodes to exactly its codes, each in range.  Cost (file in the page
+  // cache, group checked): one pread of the block's bytes (WdlRun: about
+  // 1024 / 30 bytes) and its decoding.
   Status read_block(std::uint64_t b, std::vector<std::uint16_t>& codes_out) const;
+  // For WDL tables (max code <= 2, any encoding): block b as 2-bit codes,
+  // 4 per byte, low bits first ((block_positions(b) + 3) / 4 bytes written
+  // to `packed`).  The same checks as read_block; WdlRun decodes straight
+  // into this form (the probe's cache keeps it).  Thread-safe.
+  Status read_block_packed(std::uint64_t b, unsigned char* packed) const;
   // The code of one slot; keeps the last decompressed block per thread.
   Expected<std::uint16_t> get(std::uint64_t slot) const;
   // Reads the whole file and checks the whole-file checksum.
@@ -152,14 +173,20 @@ class TableReader {
   TableReader() = default;
   Error error(std::string_view what, ErrorCode code = ErrorCode::Other) const;
   Error read_error(std::string_view what, int err) const;
+  // Block b's stored bytes into `bytes` (checked group), + 8 zero bytes of slack.
+  Status read_stored(std::uint64_t b, std::vector<unsigned char>& bytes) const;
   Status read_raw_block(std::uint64_t b, std::vector<unsigned char>& raw) const;
+  std::uint64_t block_offset(std::uint64_t b) const;  // b <= num_blocks
 
   std::filesystem::path path_;
   int fd_ = -1;
   std::uint64_t id_ = 0;                 // unique per reader, keys the per-thread cache
   TableHeader header_;
-  std::vector<std::uint64_t> offsets_;    // num_blocks + 1 entries
-  std::vector<std::uint64_t> checksums_;  // XXH3-64 of each block's bytes
+  std::vector<std::uint64_t> group_base_;      // groups + 1 entries (the last: end of the data)
+  std::vector<std::uint64_t> group_checksum_;  // XXH3-64 of each group's bytes
+  std::vector<std::uint32_t> block_rel_;       // block offsets from their group's base
+  std::unique_ptr<std::atomic<bool>[]> group_checked_;
+  std::shared_ptr<const void> code_;           // WdlRun: the Huffman code (table_layout::RunCode)
 };
 
 // How many stored slots hold each code, by side to move: counts[side][code]
