@@ -6,6 +6,7 @@
 // first repairs the checksums (table_layout::repair_checksums: header, index,
 // each group of blocks, trailer) so that mutations reach the checks behind
 // them: field validation, the codebook, zstd frames, the run-length decoder.
+// With flag bit 1 set the reader maps the file (FileAccess::Map).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -43,7 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
   const Scratch& sc = scratch();
   if (sc.fd < 0 || ::ftruncate(sc.fd, 0) != 0) return 0;
   if (!file.empty() && ::pwrite(sc.fd, file.data(), file.size(), 0) != static_cast<ssize_t>(file.size())) return 0;
-  auto reader = TableReader::open(sc.path);
+  // Bit 1 of the first byte: read through a memory map instead of pread.
+  auto reader = TableReader::open(sc.path, (data[0] & 2) ? FileAccess::Map : FileAccess::Pread);
   if (!reader) {
     DAMKA_FUZZ_CHECK(!reader.message().empty(), "an error without a message");
     return 0;

@@ -1,6 +1,7 @@
 // TableReader: validates a table file on open, then reads, checks and
-// decodes one block at a time with pread (thread-safe).
+// decodes one block at a time with pread or from a read-only map (thread-safe).
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -66,10 +67,11 @@ Error TableReader::read_error(std::string_view what, int err) const {
 }
 
 TableReader::~TableReader() {
+  if (map_ != nullptr) ::munmap(const_cast<unsigned char*>(map_), map_size_);
   if (fd_ >= 0) ::close(fd_);
 }
 
-Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::path& path) {
+Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::path& path, FileAccess access) {
   using namespace table_layout;
   std::unique_ptr<TableReader> r(new TableReader);
   r->path_ = path;
@@ -152,6 +154,14 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
     return r->read_error("the trailer", err);
   if (!std::equal(kEndMagic.begin(), kEndMagic.end(), trailer.begin() + 8))
     return r->error("bad end marker (truncated or corrupted)", ErrorCode::Corrupt);
+  if (access == FileAccess::Map) {
+    void* m = ::mmap(nullptr, h.file_size, PROT_READ, MAP_SHARED, r->fd_, 0);
+    if (m != MAP_FAILED) {
+      ::madvise(m, h.file_size, MADV_RANDOM);  // probes touch scattered blocks: no read-ahead
+      r->map_ = static_cast<const unsigned char*>(m);
+      r->map_size_ = h.file_size;
+    }
+  }
   r->id_ = next_reader_id.fetch_add(1);
   return r;
 }
@@ -175,18 +185,30 @@ Status TableReader::read_stored(std::uint64_t b, Bytes& bytes) const {
   const std::uint64_t from = block_offset(b), n = block_offset(b + 1) - from;
   if (group_checked_[g].load(std::memory_order_acquire)) {
     bytes.resize(n);
+    if (map_ != nullptr) {
+      std::memcpy(bytes.data(), map_ + from, n);
+      return {};
+    }
     if (int err = pread_full(fd_, bytes.data(), n, from)) return read_error("block " + std::to_string(b), err);
     return {};
   }
   // First read of this group: check its checksum once.
   const std::uint64_t base = group_base_[g], span = group_base_[g + 1] - base;
-  bytes.resize(span);
-  if (int err = pread_full(fd_, bytes.data(), span, base)) return read_error("block " + std::to_string(b), err);
-  if (XXH3_64bits(bytes.data(), span) != group_checksum_[g])
+  const auto mismatch = [&] {
     return error("blocks " + std::to_string(g * kGroupBlocks) + ".." +
                      std::to_string(std::min<std::uint64_t>((g + 1) * kGroupBlocks, header_.num_blocks) - 1) +
                      ": checksum mismatch (corrupted)",
                  ErrorCode::Corrupt);
+  };
+  if (map_ != nullptr) {
+    if (XXH3_64bits(map_ + base, span) != group_checksum_[g]) return mismatch();
+    group_checked_[g].store(true, std::memory_order_release);
+    bytes.assign(map_ + from, map_ + from + n);
+    return {};
+  }
+  bytes.resize(span);
+  if (int err = pread_full(fd_, bytes.data(), span, base)) return read_error("block " + std::to_string(b), err);
+  if (XXH3_64bits(bytes.data(), span) != group_checksum_[g]) return mismatch();
   group_checked_[g].store(true, std::memory_order_release);
   bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(from - base));
   bytes.resize(n);

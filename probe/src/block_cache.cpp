@@ -184,8 +184,10 @@ std::atomic<CachedBlock*>& BlockTable::slot(std::uint64_t b) {
   std::atomic<Page*>& p = pages_[b >> kPageBits];
   Page* page = p.load(std::memory_order_acquire);
   if (page == nullptr) {
-    page = new Page;
-    p.store(page, std::memory_order_release);
+    // Two shards may create the same page at once: one wins.
+    auto fresh = std::make_unique<Page>();
+    if (p.compare_exchange_strong(page, fresh.get(), std::memory_order_acq_rel, std::memory_order_acquire))
+      page = fresh.release();
   }
   return page->slots[b & (kPageSize - 1)];
 }
@@ -193,12 +195,25 @@ std::atomic<CachedBlock*>& BlockTable::slot(std::uint64_t b) {
 // ---- BlockCache -----------------------------------------------------------
 
 BlockCache::BlockCache(std::size_t capacity_bytes)
-    : capacity_(capacity_bytes), counters_(std::make_unique<Counter[]>(kCounters)) {}
+    : capacity_(capacity_bytes),
+      counters_(std::make_unique<Counter[]>(kCounters)),
+      num_shards_(std::clamp<std::size_t>(capacity_bytes / kMinShardBytes, 1, kMaxShards)),
+      shards_(std::make_unique<Shard[]>(num_shards_)) {
+  for (std::size_t i = 0; i < num_shards_; ++i) shards_[i].capacity = capacity_ / num_shards_;
+}
 
 BlockCache::~BlockCache() {
   // No reader may be inside this cache any more (the Tablebase is going).
-  for (CachedBlock* b : resident_) delete b;
-  for (const Retired& r : retired_) delete r.block;
+  for (std::size_t i = 0; i < num_shards_; ++i) {
+    for (CachedBlock* b : shards_[i].resident) delete b;
+    for (const Retired& r : shards_[i].retired) delete r.block;
+  }
+}
+
+BlockCache::Shard& BlockCache::shard_of(const BlockTable& table, std::uint64_t b) const {
+  if (num_shards_ == 1) return shards_[0];
+  const std::uint64_t h = (reinterpret_cast<std::uintptr_t>(&table) >> 4) * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full;
+  return shards_[(h >> 32) % num_shards_];
 }
 
 bool BlockCache::lookup(const BlockTable& table, std::uint64_t b, std::uint32_t index, std::uint16_t* code) {
@@ -225,62 +240,61 @@ bool BlockCache::lookup(const BlockTable& table, std::uint64_t b, std::uint32_t 
 }
 
 void BlockCache::insert(BlockTable& table, std::uint64_t b, PackedBlock block) {
+  Shard& sh = shard_of(table, b);
   const std::size_t charge = block.bytes() + kBlockOverhead;
-  if (charge > capacity_) return;
+  if (charge > sh.capacity) return;
   auto cb = std::make_unique<CachedBlock>();
   cb->data = std::move(block);
   cb->charge = charge;
-  std::vector<CachedBlock*> to_free;
-  {
-    std::lock_guard lock(mu_);
-    std::atomic<CachedBlock*>& slot = table.slot(b);
-    if (slot.load(std::memory_order_relaxed) != nullptr) return;  // another thread read it meanwhile
-    while (bytes_ + charge > capacity_ && !resident_.empty()) evict_one();
-    cb->slot = &slot;
-    bytes_ += charge;
-    resident_.push_back(cb.get());
-    slot.store(cb.release(), std::memory_order_seq_cst);
-    reclaim();
-  }
+  std::lock_guard lock(sh.mu);
+  // Block b's pointer is set and cleared only under its shard's mutex.
+  std::atomic<CachedBlock*>& slot = table.slot(b);
+  if (slot.load(std::memory_order_relaxed) != nullptr) return;  // another thread read it meanwhile
+  while (sh.bytes + charge > sh.capacity && !sh.resident.empty()) evict_one(sh);
+  cb->slot = &slot;
+  sh.bytes += charge;
+  sh.resident.push_back(cb.get());
+  slot.store(cb.release(), std::memory_order_seq_cst);
+  reclaim(sh);
 }
 
-// Clears one block's pointer and retires it (mu_ held).
-void BlockCache::evict_one() {
+// Clears one block's pointer and retires it.
+void BlockCache::evict_one(Shard& sh) {
   // Two sweeps clear every bit; readers setting bits again meanwhile cannot
   // keep us going longer than that.
   for (std::size_t steps = 0;; ++steps) {
-    if (hand_ >= resident_.size()) hand_ = 0;
-    CachedBlock* b = resident_[hand_];
-    if (b->referenced.load(std::memory_order_relaxed) != 0 && steps < 2 * resident_.size()) {
+    if (sh.hand >= sh.resident.size()) sh.hand = 0;
+    CachedBlock* b = sh.resident[sh.hand];
+    if (b->referenced.load(std::memory_order_relaxed) != 0 && steps < 2 * sh.resident.size()) {
       b->referenced.store(0, std::memory_order_relaxed);  // a second chance
-      ++hand_;
+      ++sh.hand;
       continue;
     }
-    resident_[hand_] = resident_.back();
-    resident_.pop_back();
+    sh.resident[sh.hand] = sh.resident.back();
+    sh.resident.pop_back();
     b->slot->store(nullptr, std::memory_order_seq_cst);
     const std::uint64_t tag = g_epoch.fetch_add(1, std::memory_order_seq_cst) + 1;
-    bytes_ -= b->charge;
-    retired_bytes_ += b->charge;
-    retired_.push_back({b, tag});
+    sh.bytes -= b->charge;
+    sh.retired_bytes += b->charge;
+    sh.retired.push_back({b, tag});
     return;
   }
 }
 
-// Frees the retired blocks no reader can still be looking at (mu_ held).
-void BlockCache::reclaim() {
-  if (retired_.empty()) return;
+// Frees the retired blocks no reader can still be looking at.
+void BlockCache::reclaim(Shard& sh) {
+  if (sh.retired.empty()) return;
   const std::uint64_t active = min_active_epoch();
   std::size_t kept = 0;
-  for (const Retired& r : retired_) {
+  for (const Retired& r : sh.retired) {
     if (r.epoch <= active) {
-      retired_bytes_ -= r.block->charge;
+      sh.retired_bytes -= r.block->charge;
       delete r.block;
     } else {
-      retired_[kept++] = r;
+      sh.retired[kept++] = r;
     }
   }
-  retired_.resize(kept);
+  sh.retired.resize(kept);
 }
 
 BlockCache::Stats BlockCache::stats() {
@@ -289,10 +303,13 @@ BlockCache::Stats BlockCache::stats() {
     st.hits += counters_[i].hits.load(std::memory_order_relaxed);
     st.misses += counters_[i].misses.load(std::memory_order_relaxed);
   }
-  std::lock_guard lock(mu_);
-  reclaim();
-  st.blocks = resident_.size();
-  st.bytes = bytes_ + retired_bytes_;
+  for (std::size_t i = 0; i < num_shards_; ++i) {
+    Shard& sh = shards_[i];
+    std::lock_guard lock(sh.mu);
+    reclaim(sh);
+    st.blocks += sh.resident.size();
+    st.bytes += sh.bytes + sh.retired_bytes;
+  }
   st.reads = reads_.load(std::memory_order_relaxed);
   return st;
 }

@@ -19,7 +19,11 @@
 //
 // Which block to evict: CLOCK (second chance), an approximation of LRU that
 // needs no list update on a hit.  Inserting and evicting (the miss path,
-// after a block has been read and decompressed) take the cache's mutex.
+// after a block has been read and decompressed) take a mutex: the cache is
+// split into shards (up to 16, each at least 4 MiB of the capacity), each
+// with its own mutex, CLOCK ring and share of the capacity; a block belongs
+// to the shard its file and number hash to, so threads missing at once
+// rarely wait on each other.
 #pragma once
 
 #include <atomic>
@@ -86,7 +90,7 @@ class BlockTable {
     Page* page = pages_[b >> kPageBits].load(std::memory_order_acquire);
     return page ? &page->slots[b & (kPageSize - 1)] : nullptr;
   }
-  // The slot of block b, creating its page (call with the cache's mutex held).
+  // The slot of block b, creating its page (thread-safe).
   std::atomic<CachedBlock*>& slot(std::uint64_t b);
 
  private:
@@ -109,7 +113,8 @@ class BlockCache {
   // If block b of the table is cached: its code `index` in *code, true.
   bool lookup(const BlockTable& table, std::uint64_t b, std::uint32_t index, std::uint16_t* code);
   // Adds block b of the table (a no-op if it is there already or larger than
-  // the whole cache), evicting others to stay within the capacity.
+  // its shard's share of the capacity), evicting others of its shard to stay
+  // within that share.
   void insert(BlockTable& table, std::uint64_t b, PackedBlock block);
   void count_read() { reads_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -120,28 +125,35 @@ class BlockCache {
   Stats stats();
 
  private:
-  void evict_one();
-  void reclaim();
+  struct Retired {
+    CachedBlock* block;
+    std::uint64_t epoch;
+  };
+  struct Shard {
+    std::mutex mu;  // everything below
+    std::vector<CachedBlock*> resident;  // the CLOCK ring
+    std::size_t hand = 0;
+    std::size_t capacity = 0;
+    std::size_t bytes = 0;  // resident blocks, charged with bookkeeping
+    std::vector<Retired> retired;
+    std::size_t retired_bytes = 0;
+  };
+  Shard& shard_of(const BlockTable& table, std::uint64_t b) const;
+  static void evict_one(Shard& sh);  // sh.mu held
+  static void reclaim(Shard& sh);    // sh.mu held
 
   struct alignas(64) Counter {
     std::atomic<std::uint64_t> hits{0}, misses{0};
   };
   static constexpr int kCounters = 64;
+  static constexpr std::size_t kMaxShards = 16;
+  static constexpr std::size_t kMinShardBytes = std::size_t{4} << 20;
 
   std::size_t capacity_;
   std::unique_ptr<Counter[]> counters_;  // by thread record, so threads rarely share one
   std::atomic<std::uint64_t> reads_{0};
-
-  std::mutex mu_;  // everything below
-  std::vector<CachedBlock*> resident_;  // the CLOCK ring
-  std::size_t hand_ = 0;
-  std::size_t bytes_ = 0;  // resident blocks, charged with bookkeeping
-  struct Retired {
-    CachedBlock* block;
-    std::uint64_t epoch;
-  };
-  std::vector<Retired> retired_;
-  std::size_t retired_bytes_ = 0;
+  std::size_t num_shards_;
+  std::unique_ptr<Shard[]> shards_;
 };
 
 }  // namespace damka::probe_detail

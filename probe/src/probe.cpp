@@ -158,7 +158,7 @@ struct Tablebase::Impl {
       report(why + " (table treated as missing)");
       return kBroken;
     };
-    auto reader = TableReader::open(path);
+    auto reader = TableReader::open(path, options.map_files ? FileAccess::Map : FileAccess::Pread);
     if (!reader) {
       switch (reader.code()) {
         case ErrorCode::NotFound:

@@ -110,9 +110,11 @@ void expect_refused(const fs::path& p, const std::string& problem) {
   EXPECT_NE(r.message().find(problem), std::string::npos) << r.message();
 }
 
-void expect_round_trip(const Sample& s) {
-  auto r = TableReader::open(s.path);
+void expect_round_trip_with(const Sample& s, FileAccess access) {
+  SCOPED_TRACE(access == FileAccess::Map ? "mapped" : "pread");
+  auto r = TableReader::open(s.path, access);
   ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ((*r)->mapped(), access == FileAccess::Map);
   const TableHeader& h = (*r)->header();
   EXPECT_EQ(h.material, s.header.material);
   EXPECT_EQ(h.metric, s.header.metric);
@@ -140,6 +142,12 @@ void expect_round_trip(const Sample& s) {
   EXPECT_FALSE((*r)->get(h.slots).ok());
   EXPECT_FALSE((*r)->read_block((*r)->num_blocks(), block).ok());
   EXPECT_TRUE((*r)->verify_file_checksum().ok());
+}
+
+// Blocks read with pread and from a memory map give the same codes.
+void expect_round_trip(const Sample& s) {
+  expect_round_trip_with(s, FileAccess::Pread);
+  expect_round_trip_with(s, FileAccess::Map);
 }
 
 TEST(TableFile, RoundTripEveryEncoding) {
@@ -395,15 +403,21 @@ TEST(TableFile, RefusesCorruptedBytes) {
   b = full;
   b[full.size() - 16 - (*r0)->block_bytes(nb - 1) - (*r0)->block_bytes(nb - 2) / 2 - 1] ^= 0x40;  // in block nb - 2
   write_bytes(bad, b);
-  auto r = TableReader::open(bad);
-  ASSERT_TRUE(r.ok()) << r.message();
   std::vector<std::uint16_t> codes;
-  const Status st = (*r)->read_block(nb - 2, codes);
-  ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find(bad.string()), std::string::npos);
-  EXPECT_NE(st.message().find("checksum"), std::string::npos);
-  EXPECT_FALSE((*r)->get((nb - 2) * s.header.block_size).ok());
-  EXPECT_TRUE((*r)->read_block(0, codes).ok());
+  for (const FileAccess access : {FileAccess::Map, FileAccess::Pread}) {
+    auto r = TableReader::open(bad, access);
+    ASSERT_TRUE(r.ok()) << r.message();
+    const Status st = (*r)->read_block(nb - 2, codes);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find(bad.string()), std::string::npos);
+    EXPECT_NE(st.message().find("checksum"), std::string::npos);
+    EXPECT_EQ(st.code(), ErrorCode::Corrupt);
+    EXPECT_FALSE((*r)->get((nb - 2) * s.header.block_size).ok());
+    EXPECT_FALSE((*r)->read_block(nb - 1, codes).ok());  // same group of 64 blocks: not checked, not read
+    EXPECT_TRUE((*r)->read_block(0, codes).ok());
+  }
+  auto r = TableReader::open(bad);
+  ASSERT_TRUE(r.ok());
   const Status whole = (*r)->verify_file_checksum();
   ASSERT_FALSE(whole.ok());
   EXPECT_NE(whole.message().find("file checksum"), std::string::npos);

@@ -1,7 +1,11 @@
 // PackedBlock (private to damka_probe): every kind and length round-trips.
+// BlockCache: a sharded cache (capacity of several shards) answers what was
+// inserted, stays within its capacity and evicts, with threads inserting at
+// once.
 #include <gtest/gtest.h>
 
 #include <random>
+#include <thread>
 
 #include "../probe/src/block_cache.hpp"
 
@@ -23,6 +27,57 @@ TEST(PackedBlock, RoundTrips) {
       EXPECT_EQ(b.bytes(), want);
     }
   }
+}
+
+// 32 MiB: 8 shards of 4 MiB.  Blocks of 8192 one-byte codes (code = (block +
+// position) % 251) from two tables, inserted and looked up by 4 threads;
+// 2 x 3000 blocks (about 49 MB) do not fit, so blocks are evicted.
+TEST(BlockCache, ShardedCacheAnswersWhatWasInsertedAndStaysWithinItsCapacity) {
+  constexpr std::size_t kCapacity = std::size_t{32} << 20;
+  constexpr std::uint32_t kCodes = 8192;
+  constexpr std::uint64_t kBlocks = 3000;
+  BlockCache cache(kCapacity);
+  BlockTable tables[2] = {BlockTable(kBlocks), BlockTable(kBlocks)};
+  auto code_of = [](int t, std::uint64_t b, std::uint32_t i) {
+    return static_cast<std::uint16_t>((b * (t + 1) + i) % 251);
+  };
+  std::atomic<std::uint64_t> wrong{0}, hits{0};
+  std::vector<std::thread> threads;
+  for (int th = 0; th < 4; ++th)
+    threads.emplace_back([&, th] {
+      std::mt19937_64 rng(th);
+      std::vector<std::uint16_t> codes(kCodes);
+      for (int round = 0; round < 4000; ++round) {
+        const int t = static_cast<int>(rng() % 2);
+        const std::uint64_t b = rng() % kBlocks;
+        const auto i = static_cast<std::uint32_t>(rng() % kCodes);
+        std::uint16_t got = 0;
+        if (cache.lookup(tables[t], b, i, &got)) {
+          ++hits;
+          if (got != code_of(t, b, i)) ++wrong;
+          continue;
+        }
+        for (std::uint32_t j = 0; j < kCodes; ++j) codes[j] = code_of(t, b, j);
+        cache.insert(tables[t], b, PackedBlock::pack(codes, PackedBlock::Kind::U8));
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0u);
+  EXPECT_GT(hits.load(), 0u);
+  const BlockCache::Stats st = cache.stats();
+  EXPECT_LE(st.bytes, kCapacity);
+  EXPECT_GT(st.bytes, kCapacity / 2);  // every shard holds blocks
+  EXPECT_LT(st.blocks, 2 * kBlocks);   // some were evicted
+  // Every block still held answers its codes.
+  std::uint64_t held = 0;
+  for (int t = 0; t < 2; ++t)
+    for (std::uint64_t b = 0; b < kBlocks; ++b) {
+      std::uint16_t got = 0;
+      if (!cache.lookup(tables[t], b, 77, &got)) continue;
+      ++held;
+      EXPECT_EQ(got, code_of(t, b, 77));
+    }
+  EXPECT_EQ(held, st.blocks);
 }
 
 }  // namespace

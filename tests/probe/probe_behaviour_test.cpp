@@ -275,6 +275,32 @@ TEST(Probe, CacheStaysWithinItsBudget) {
   EXPECT_EQ(st.capacity, opt.cache_bytes);
 }
 
+// Files read with pread (map_files = false) and through a memory map (the
+// default), with no cache so every probe reads its block: the true values.
+TEST(Probe, MappedAndPreadFilesGiveTheTrueValues) {
+  const auto& dir = tables(Variant::Russian, 3, mat("3Kv1K"));
+  Solver& s = solver(Variant::Russian);
+  s.solve(mat("3Kv1K"));
+  const MaterialIndex idx(mat("3Kv1K"));
+  for (const bool map : {true, false}) {
+    TablebaseOptions opt;
+    opt.cache_bytes = 0;
+    opt.map_files = map;
+    auto tb = open_tb(dir, opt);
+    std::uint64_t wrong = 0, probes = 0;
+    for (std::uint64_t slot = 0; slot < table_slots(idx); slot += 5) {
+      const Position p = position_at(idx, slot);
+      for (Metric m : {Metric::WDL, Metric::DTW, Metric::DTC}) {
+        const ProbeResult r = tb->probe(p, m);
+        wrong += !r.ok() || r.value != *s.value(p, m);
+        ++probes;
+      }
+    }
+    EXPECT_EQ(wrong, 0u) << "map_files " << map;
+    EXPECT_GE(tb->cache_stats().reads, probes / 2) << "map_files " << map;  // blocks were read, not cached
+  }
+}
+
 TEST(Probe, PrincipalVariationOfAKnownWin) {
   auto tb = open_tb(tables(Variant::Russian, 3));
   const Position p = fen("W:WKa1,Kc3:BKh8");

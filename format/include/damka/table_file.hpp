@@ -124,6 +124,9 @@ class TableBuilder {
   std::unique_ptr<Impl> impl_;
 };
 
+// How a TableReader reads blocks: pread per block, or a read-only memory map.
+enum class FileAccess : std::uint8_t { Pread, Map };
+
 // Errors of the reader carry a code (expected.hpp): NotFound (no such file),
 // Io (the operating system failed: too many open files, EIO, no memory, ...;
 // the same call may succeed later, nothing is known to be wrong with the
@@ -139,7 +142,16 @@ class TableReader {
   // per block).
   // Never blocks on a FIFO or device: the file is opened without waiting and
   // refused unless it is a regular file.
-  static Expected<std::unique_ptr<TableReader>> open(const std::filesystem::path& path);
+  //
+  // FileAccess::Map maps the file read-only after these checks, so a block
+  // read is a copy from memory (no system call; the first touch of a page
+  // costs a page fault).  The file must then not be truncated or rewritten in
+  // place while the reader lives: reading a page cut off by truncation kills
+  // the process with SIGBUS.  damka's writers replace a file by renaming a
+  // new one over it, which leaves the mapped old file intact.  When mapping
+  // fails the reader uses pread.
+  static Expected<std::unique_ptr<TableReader>> open(const std::filesystem::path& path,
+                                                     FileAccess access = FileAccess::Pread);
   ~TableReader();
   TableReader(const TableReader&) = delete;
   TableReader& operator=(const TableReader&) = delete;
@@ -152,12 +164,16 @@ class TableReader {
   // Compressed bytes of block b.
   std::uint64_t block_bytes(std::uint64_t b) const { return block_offset(b + 1) - block_offset(b); }
 
+  // Whether blocks are read from a memory map (open's FileAccess::Map, and
+  // the mapping succeeded).
+  bool mapped() const { return map_ != nullptr; }
+
   // Codes of slots b*block_size ... into codes_out (resized).  Thread-safe
-  // (pread).  Verifies the checksum of the block's group of 64 blocks the
+  // (pread or the map).  Verifies the checksum of the block's group of 64 blocks the
   // first time the group is read (once per reader), then that the block
   // decodes to exactly its codes, each in range.  Cost (file in the page
-  // cache, group checked): one pread of the block's bytes (WdlRun: about
-  // 1024 / 30 bytes) and its decoding.
+  // cache, group checked): one pread (or copy from the map) of the block's
+  // bytes (WdlRun: about 1024 / 30 bytes) and its decoding.
   Status read_block(std::uint64_t b, std::vector<std::uint16_t>& codes_out) const;
   // For WDL tables (max code <= 2, any encoding): block b as 2-bit codes,
   // 4 per byte, low bits first ((block_positions(b) + 3) / 4 bytes written
@@ -173,13 +189,15 @@ class TableReader {
   TableReader() = default;
   Error error(std::string_view what, ErrorCode code = ErrorCode::Other) const;
   Error read_error(std::string_view what, int err) const;
-  // Block b's stored bytes into `bytes` (checked group), + 8 zero bytes of slack.
+  // Block b's stored bytes into `bytes` (its group's checksum checked once).
   Status read_stored(std::uint64_t b, std::vector<unsigned char>& bytes) const;
   Status read_raw_block(std::uint64_t b, std::vector<unsigned char>& raw) const;
   std::uint64_t block_offset(std::uint64_t b) const;  // b <= num_blocks
 
   std::filesystem::path path_;
   int fd_ = -1;
+  const unsigned char* map_ = nullptr;  // the whole file, read-only (FileAccess::Map), or null
+  std::uint64_t map_size_ = 0;
   std::uint64_t id_ = 0;                 // unique per reader, keys the per-thread cache
   TableHeader header_;
   std::vector<std::uint64_t> group_base_;      // groups + 1 entries (the last: end of the data)
