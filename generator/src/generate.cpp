@@ -24,9 +24,10 @@ namespace {
 
 constexpr Metric kMetrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
 
-// Positions per byte of each file, measured over the Russian tables up to 5
-// pieces (WDL 14.9, DTW 3.5, DTC 5.4): the dry run's disk estimate.
-constexpr double kPositionsPerByte[3] = {14.9, 3.5, 5.4};
+// Positions per byte of each file (format version 2), measured over the
+// Russian 6-piece tables (5 pieces: WDL 28.5, DTW 6.5, DTC 9.8): the dry
+// run's disk estimate.
+constexpr double kPositionsPerByte[3] = {29.7, 6.4, 11.9};
 
 }  // namespace
 

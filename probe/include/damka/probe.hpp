@@ -34,7 +34,7 @@
 // eviction, an approximation of LRU).  A probe whose block is cached takes
 // no lock at all (block pointers are read atomically and freed only when no
 // reader can hold them, by epochs); a miss reads and decompresses its block
-// without a lock and takes the cache's mutex only to insert it.
+// without a lock and takes a mutex (one of up to 16 shards') only to insert it.
 // ProbeMode::Conditional never touches the disk (no block read, no file
 // opened): it answers NotCached instead.
 #pragma once
