@@ -80,13 +80,21 @@ class ThreadSplit : public LevelSplit {
 
 class LevelSplitTest : public ::testing::TestWithParam<Material> {};
 
+// The materials m converts into, solved, as the engine reads them.
+struct SolvedSuccessors {
+  explicit SolvedSuccessors(const Material& m) : solver(rules_of(Variant::Russian)) {
+    for (const Material& s : successors(m)) solver.solve(s);
+    for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+  }
+  Solver solver;
+  MemorySuccessors succ;
+};
+
 TEST_P(LevelSplitTest, ThreePartsGiveTheWriterTheValuesOfOneBuild) {
   const Rules& rules = rules_of(Variant::Russian);
   const Material m = GetParam();
-  Solver solver(rules);
-  for (const Material& s : successors(m)) solver.solve(s);
-  MemorySuccessors succ;
-  for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+  const SolvedSuccessors solved(m);
+  const MemorySuccessors& succ = solved.succ;
   BuildOptions bo;
   CollectSink whole;
   BuildStats whole_stats;
@@ -119,10 +127,8 @@ TEST_P(LevelSplitTest, ThreePartsGiveTheWriterTheValuesOfOneBuild) {
 TEST_P(LevelSplitTest, AFailedPartStopsEveryPart) {
   const Rules& rules = rules_of(Variant::Russian);
   const Material m = GetParam();
-  Solver solver(rules);
-  for (const Material& s : successors(m)) solver.solve(s);
-  MemorySuccessors succ;
-  for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+  const SolvedSuccessors solved(m);
+  const MemorySuccessors& succ = solved.succ;
   constexpr int kParts = 3;
   Shared shared(kParts);
   std::vector<std::unique_ptr<ThreadSplit>> splits;
@@ -150,10 +156,8 @@ TEST_P(LevelSplitTest, AFailedPartStopsEveryPart) {
 TEST_P(LevelSplitTest, MarkedDerivedPositionsAreTheCapturePositions) {
   const Rules& rules = rules_of(Variant::Russian);
   const Material m = GetParam();
-  Solver solver(rules);
-  for (const Material& s : successors(m)) solver.solve(s);
-  MemorySuccessors succ;
-  for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+  const SolvedSuccessors solved(m);
+  const MemorySuccessors& succ = solved.succ;
   BuildOptions plain;
   plain.metrics = MetricSet{true, true, false};
   CollectSink truth;
