@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <set>
 #include <system_error>
@@ -119,6 +120,21 @@ double calibrate(const Rules& rules, int threads) {
   const SolveStats st = solver.solve_one(probe);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return secs > 0 ? static_cast<double>(st.positions) / secs : 1e6;
+}
+
+// How fast building material m from files runs, as a share of the
+// calibrated rate (the in-memory Solver on 1K1Mv1K1M).  Fitted to every table
+// of the Russian build up to 6 pieces (2 threads, idle 2-core development
+// machine, 2026-11-23): at 1e7 positions men-heavy tables ran at 0.51 of the
+// calibrated rate, one-man tables 0.43 and kings-only ones 0.20 (a team of
+// threads on one slice), falling as positions^-0.07 (larger tables miss the
+// caches more).  Predicted / measured: up to 5 pieces 50 s / 39 s, up to 6
+// pieces 1004 s / 1004 s (the fit), the 7-piece `-m 2K2Mv2K1M` set 1.2 h /
+// 1.35 h (measured under load).
+double speed_share(const Material& m, std::uint64_t positions) {
+  const double kind = m.men() == 0 ? 0.20 : m.men() == 1 ? 0.43 : 0.51;
+  const double size = std::pow(std::max(1.0, static_cast<double>(positions)) / 1e7, -0.07);
+  return std::min(1.0, kind * size);
 }
 
 void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r) {
@@ -259,7 +275,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
       for (Metric fm : file_metrics(opt.metrics))
         r.predicted.disk_bytes +=
             static_cast<std::uint64_t>(static_cast<double>(r.positions) / kPositionsPerByte[static_cast<int>(fm)]);
-      r.predicted.seconds = static_cast<double>(r.positions) / rate;
+      r.predicted.seconds = static_cast<double>(r.positions) / (rate * speed_share(m, r.positions));
       r.spilled = mp.spill;
     }
     plan.push_back(r);
@@ -272,11 +288,19 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
       order.push_back(r.material);
       build.push_back(r.action == TableReport::Action::Planned);
     }
+    // The schedule counts positions; turn them into time at the plan's mean rate.
+    double positions = 0, seconds = 0;
+    for (const TableReport& r : plan)
+      if (r.action == TableReport::Action::Planned) {
+        positions += static_cast<double>(r.positions);
+        seconds += r.predicted.seconds;
+      }
+    const double mean_rate = seconds > 0 ? positions / seconds : rate;
     for (const RankJob& job : plan_ranks(order, build, ranks, opt.split_above).jobs) {
       TableReport& r = plan[job.index];
       r.rank = job.rank;
-      r.predicted.start = job.start / rate;
-      r.predicted.finish = job.finish / rate;  // predicted.seconds stays the time on one rank
+      r.predicted.start = job.start / mean_rate;
+      r.predicted.finish = job.finish / mean_rate;  // predicted.seconds stays the time on one rank
       if (job.rank == RankJob::kAllRanks)  // the other ranks keep no finished levels
         r.predicted.peak_bytes_other =
             plan_memory(r.material, opt.metrics, threads, kCachePerThread, opt.memory_budget).minimum;
