@@ -78,7 +78,6 @@ struct TableBuilder::Impl {
   bool failed = false, finished = false;
   std::vector<std::uint16_t> pending;  // codes not yet encoded (at most one batch)
   std::uint64_t added = 0;             // codes received
-  std::uint16_t last_code = 0;         // the last code that was not kDontCareCode (its fill)
   std::uint64_t next_block = 0;
   std::uint64_t offset = 0;            // where the next block goes (table file)
   std::uint64_t sym_offset = 0;        // where the next symbols go (scratch file)
@@ -257,10 +256,8 @@ Status TableBuilder::add(std::span<const std::uint16_t> codes) {
   if (b.failed || b.finished) return b.fail(b.finished ? "add() after finish()" : "an earlier write failed");
   if (codes.size() > b.h.slots - b.added)
     return b.fail("more codes than the table's " + std::to_string(b.h.slots) + " slots");
-  // Don't-care slots (kDontCareCode) repeat the previous stored code (0 first).
-  std::vector<std::uint16_t> filled(codes.begin(), codes.end());
-  for (std::uint16_t& c : filled) c = c == kDontCareCode ? b.last_code : (b.last_code = c);
-  codes = filled;
+  // Don't-care slots (kDontCareCode) stay as they are until their block is
+  // encoded (fill_dont_care, FORMAT.md 3.5).
   for (std::size_t i = 0; i < codes.size(); ++i) {
     if (codes[i] > b.h.max_code && codes[i] != kDontCareCode) {
       if (b.h.metric == Metric::WDL && codes[i] > 2)
