@@ -256,8 +256,25 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
       push(out, loss_exit[l], l * 2);
     }
   };
-  // Appends per-thread bucket lists to `buckets`, in thread order.
-  auto merge = [&](std::vector<std::vector<std::vector<std::uint64_t>>>& outs) {
+  // A team's pass: step(i, out) for i < count on every thread, each thread
+  // into bucket lists of its own, then appended to `buckets` in thread order.
+  auto team_pass = [&](std::uint64_t count, auto&& step) {
+    std::vector<std::vector<std::vector<std::uint64_t>>> outs(static_cast<std::size_t>(threads));
+    std::atomic<bool> failed{false};
+#pragma omp parallel num_threads(threads)
+    {
+      auto& mine = outs[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 1024)
+      for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i) {
+        if (failed.load(std::memory_order_relaxed)) continue;
+        try {
+          step(static_cast<std::uint64_t>(i), mine);
+        } catch (...) {  // an exception must not leave a parallel region
+          failed = true;
+        }
+      }
+    }
+    if (failed) throw std::bad_alloc();  // the only exception a step can raise (push_back)
     for (auto& o : outs)
       for (std::size_t at = 0; at < o.size(); ++at)
         if (!o[at].empty()) {
@@ -265,32 +282,11 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
           buckets[at].insert(buckets[at].end(), o[at].begin(), o[at].end());
         }
   };
-  bool started = false;
-  if constexpr (Par) {
-    // A team: the whole unit is this level's work, so no pass over it may
-    // leave the other threads waiting.
-    if (threads > 1) {
-      std::vector<std::vector<std::vector<std::uint64_t>>> outs(static_cast<std::size_t>(threads));
-      std::atomic<bool> failed{false};
-#pragma omp parallel num_threads(threads)
-      {
-        auto& mine = outs[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(static)
-        for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
-          if (failed.load(std::memory_order_relaxed)) continue;
-          try {
-            start(static_cast<std::uint64_t>(l), mine);
-          } catch (...) {  // an exception must not leave a parallel region
-            failed = true;
-          }
-        }
-      }
-      if (failed) throw std::bad_alloc();  // the only exception start() can raise (push_back)
-      merge(outs);
-      started = true;
-    }
-  }
-  if (!started)
+  // A team: the whole unit is this level's work, so no pass over it may
+  // leave the other threads waiting.
+  if (Par && threads > 1)
+    team_pass(n, start);
+  else
     for (std::uint64_t l = 0; l < n; ++l) start(l, buckets);
 
   // Finalises entry e at distance d; new entries go to `out`.
@@ -325,23 +321,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
     if (current.empty()) continue;
     if constexpr (Par) {
       if (current.size() > 4096 && threads > 1) {
-        std::vector<std::vector<std::vector<std::uint64_t>>> outs(static_cast<std::size_t>(threads));
-        std::atomic<bool> failed{false};
-#pragma omp parallel num_threads(threads)
-        {
-          auto& mine = outs[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(dynamic, 1024)
-          for (std::int64_t i = 0; i < static_cast<std::int64_t>(current.size()); ++i) {
-            if (failed.load(std::memory_order_relaxed)) continue;
-            try {
-              process(current[i], d, mine);
-            } catch (...) {  // an exception must not leave a parallel region
-              failed = true;
-            }
-          }
-        }
-        if (failed) throw std::bad_alloc();  // the only exception process() can raise (push_back)
-        merge(outs);
+        team_pass(current.size(), [&](std::uint64_t i, auto& out) { process(current[i], d, out); });
         continue;
       }
     }
