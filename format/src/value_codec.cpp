@@ -51,28 +51,11 @@ bool decode_block(ValueEncoding e, std::span<const unsigned char> raw, std::uint
   std::uint16_t top = 0;
   switch (e) {
     case ValueEncoding::Wdl2: {
-      const std::uint64_t full = n / 4;
-      unsigned seen = 0;  // OR of every byte: which code bits occur
-      unsigned both = 0;  // OR of byte & (byte >> 1): bit 2j set where a code 3 occurs
-      for (std::uint64_t i = 0; i < full; ++i) {
-        seen |= raw[i];
-        both |= raw[i] & (raw[i] >> 1);
-        const std::uint64_t w = kWdl2.codes[raw[i]];
-        if constexpr (std::endian::native == std::endian::little) {
-          std::memcpy(&out[4 * i], &w, 8);
-        } else {
-          for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<std::uint16_t>(w >> (16 * j));
-        }
-      }
       const std::uint64_t rest = n % 4;
-      if (rest != 0) {
-        const unsigned last = raw[full];
-        if ((last >> (2 * rest)) != 0) return false;  // padding bits set
-        seen |= last;
-        both |= last & (last >> 1);
-        for (std::uint64_t j = 0; j < rest; ++j) out[4 * full + j] = (last >> (2 * j)) & 3;
-      }
-      if (both & 0x55u) return false;  // a code 3
+      if (rest != 0 && (raw[n / 4] >> (2 * rest)) != 0) return false;  // padding bits set
+      if (!unpack_wdl2(raw.data(), n, out)) return false;               // a code 3
+      unsigned seen = 0;  // OR of every byte: which code bits occur
+      for (unsigned char byte : raw) seen |= byte;
       top = (seen & 0xAA) ? 2 : (seen & 0x55) ? 1 : 0;
       break;
     }
