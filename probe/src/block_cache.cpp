@@ -151,7 +151,7 @@ ThreadRecord* my_record() {
 std::uint64_t min_active_epoch() {
   std::uint64_t m = ~std::uint64_t{0};
   for (ThreadRecord* r = g_records.load(std::memory_order_acquire); r != nullptr; r = r->next) {
-    const std::uint64_t e = r->epoch.load(std::memory_order_seq_cst);
+    const std::uint64_t e = r->epoch.load(kSeqCstEpochs ? std::memory_order_seq_cst : std::memory_order_acquire);
     if (e != 0 && e < m) m = e;
   }
   return m;
@@ -217,25 +217,28 @@ BlockCache::Shard& BlockCache::shard_of(const BlockTable& table, std::uint64_t b
 }
 
 bool BlockCache::lookup(const BlockTable& table, std::uint64_t b, std::uint32_t index, std::uint16_t* code) {
+  constexpr auto kAnnounce = kSeqCstEpochs ? std::memory_order_seq_cst : std::memory_order_relaxed;
+  constexpr auto kLoad = kSeqCstEpochs ? std::memory_order_seq_cst : std::memory_order_acquire;
   ThreadRecord* rec = my_record();
   Counter& counter = counters_[rec->index % kCounters];
   const std::atomic<CachedBlock*>* slot = table.find(b);
   if (slot != nullptr) {
-    // Announce, then look: an evictor either sees the announcement or has
-    // cleared the pointer before we load it (both seq_cst).
-    rec->epoch.store(g_epoch.load(std::memory_order_seq_cst), std::memory_order_seq_cst);
-    CachedBlock* block = slot->load(std::memory_order_seq_cst);
+    // Announce, fence, look: an evictor either sees the announcement or has
+    // cleared the pointer before we load it (asymmetric_fence.hpp).
+    rec->epoch.store(g_epoch.load(std::memory_order_acquire), kAnnounce);
+    fence_.light();
+    CachedBlock* block = slot->load(kLoad);
     if (block != nullptr) {
       *code = block->data.get(index);
       if (block->referenced.load(std::memory_order_relaxed) == 0)
         block->referenced.store(1, std::memory_order_relaxed);
       rec->epoch.store(0, std::memory_order_release);
-      counter.hits.fetch_add(1, std::memory_order_relaxed);
+      bump(counter.hits);
       return true;
     }
     rec->epoch.store(0, std::memory_order_release);
   }
-  counter.misses.fetch_add(1, std::memory_order_relaxed);
+  bump(counter.misses);
   return false;
 }
 
@@ -254,8 +257,10 @@ void BlockCache::insert(BlockTable& table, std::uint64_t b, PackedBlock block) {
   cb->slot = &slot;
   sh.bytes += charge;
   sh.resident.push_back(cb.get());
-  slot.store(cb.release(), std::memory_order_seq_cst);
-  reclaim(sh);
+  slot.store(cb.release(), kSeqCstEpochs ? std::memory_order_seq_cst : std::memory_order_release);
+  // Reclaiming costs a membarrier system call: batched, once the retired
+  // blocks weigh 1/16 of the shard's share.
+  if (sh.retired_bytes > sh.capacity / 16) reclaim(sh);
 }
 
 // Clears one block's pointer and retires it.
@@ -272,7 +277,8 @@ void BlockCache::evict_one(Shard& sh) {
     }
     sh.resident[sh.hand] = sh.resident.back();
     sh.resident.pop_back();
-    b->slot->store(nullptr, std::memory_order_seq_cst);
+    // Ordered before reclaim's reading of the announcements by its heavy fence.
+    b->slot->store(nullptr, kSeqCstEpochs ? std::memory_order_seq_cst : std::memory_order_relaxed);
     const std::uint64_t tag = g_epoch.fetch_add(1, std::memory_order_seq_cst) + 1;
     sh.bytes -= b->charge;
     sh.retired_bytes += b->charge;
@@ -284,6 +290,7 @@ void BlockCache::evict_one(Shard& sh) {
 // Frees the retired blocks no reader can still be looking at.
 void BlockCache::reclaim(Shard& sh) {
   if (sh.retired.empty()) return;
+  if (!fence_.heavy()) return;  // keep them rather than free what a reader may see
   const std::uint64_t active = min_active_epoch();
   std::size_t kept = 0;
   for (const Retired& r : sh.retired) {

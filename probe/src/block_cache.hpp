@@ -11,11 +11,16 @@
 // "referenced" bit when it is clear).
 //
 // Freeing safely: a reader announces the current epoch in its own thread
-// record (a seq_cst store) before loading a block pointer and clears it
-// after reading the code.  Evicting a block clears its pointer, advances the
-// global epoch to a new value E and retires the block with tag E; it is
-// freed once every thread record is clear (0) or holds an epoch >= E (those
-// readers loaded the pointer after it was cleared).
+// record before loading a block pointer (the two separated by the light half
+// of an asymmetric fence, asymmetric_fence.hpp: no locked instruction) and
+// clears it after reading the code.  Evicting a block clears its pointer,
+// advances the global epoch to a new value E and retires the block with tag
+// E; a reclaim (the heavy half of the fence, then a look at every record)
+// frees it once every thread record is clear (0) or holds an epoch >= E
+// (those readers loaded the pointer after it was cleared).  Reclaims are
+// batched: a shard reclaims when its retired blocks weigh more than 1/16 of
+// its share of the capacity, so the cache holds at most that much more than
+// its capacity (plus blocks a slow reader still holds).
 //
 // Which block to evict: CLOCK (second chance), an approximation of LRU that
 // needs no list update on a hit.  Inserting and evicting (the miss path,
@@ -34,6 +39,8 @@
 #include <mutex>
 #include <span>
 #include <vector>
+
+#include "asymmetric_fence.hpp"
 
 namespace damka::probe_detail {
 
@@ -140,16 +147,23 @@ class BlockCache {
   };
   Shard& shard_of(const BlockTable& table, std::uint64_t b) const;
   static void evict_one(Shard& sh);  // sh.mu held
-  static void reclaim(Shard& sh);    // sh.mu held
+  void reclaim(Shard& sh);           // sh.mu held
 
+  // Hit and miss counts, one pair per thread record (records are used by
+  // one thread at a time): a plain load and store, no locked instruction.
+  // Beyond kCounters threads at once two may share a pair and lose a count.
   struct alignas(64) Counter {
     std::atomic<std::uint64_t> hits{0}, misses{0};
   };
+  static void bump(std::atomic<std::uint64_t>& c) {
+    c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
   static constexpr int kCounters = 64;
   static constexpr std::size_t kMaxShards = 16;
   static constexpr std::size_t kMinShardBytes = std::size_t{4} << 20;
 
   std::size_t capacity_;
+  AsymmetricFence fence_;
   std::unique_ptr<Counter[]> counters_;  // by thread record, so threads rarely share one
   std::atomic<std::uint64_t> reads_{0};
   std::size_t num_shards_;

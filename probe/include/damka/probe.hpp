@@ -32,9 +32,12 @@
 // Cache and threads.  Every method is const and thread-safe.  Decompressed
 // blocks are kept in a bounded cache (TablebaseOptions::cache_bytes, CLOCK
 // eviction, an approximation of LRU).  A probe whose block is cached takes
-// no lock at all (block pointers are read atomically and freed only when no
-// reader can hold them, by epochs); a miss reads and decompresses its block
-// without a lock and takes a mutex (one of up to 16 shards') only to insert it.
+// no lock and runs no locked instruction (block pointers are read atomically
+// and freed only when no reader can hold them, by epochs; on Linux the
+// evicting thread pays for the ordering with a membarrier(2) call, batched
+// over many evictions); a miss reads and decompresses its block without a
+// lock and takes a mutex (one of up to 16 shards') only to insert it.  The
+// cache may exceed cache_bytes by 1/16 (evicted blocks awaiting release).
 // ProbeMode::Conditional never touches the disk (no block read, no file
 // opened): it answers NotCached instead.
 #pragma once
