@@ -29,6 +29,11 @@ constexpr Metric kMetrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
 // Russian 6-piece tables (5 pieces: WDL 28.5, DTW 6.5, DTC 9.8): the dry
 // run's disk estimate.
 constexpr double kPositionsPerByte[3] = {29.7, 6.4, 11.9};
+// Compression::Small: DTW and DTC files 0.89 of that size, and zstd's extra
+// time per position of each such file on one thread (Russian <= 5 pieces:
+// 38 s more over 3.1e8 DTW + DTC positions).
+constexpr double kSmallSizeShare = 0.89;
+constexpr double kSmallSecondsPerPosition = 0.12e-6;
 
 }  // namespace
 
@@ -54,8 +59,9 @@ namespace {
 class FileSink : public ValueSink {
  public:
   FileSink(const Rules& rules, const std::filesystem::path& dir, const Material& m, const MetricSet& metrics,
-           int threads)
-      : rules_(rules), dir_(dir), m_(m), passes_(metrics), metrics_(metrics), threads_(threads) {}
+           Compression compression, int threads)
+      : rules_(rules), dir_(dir), m_(m), passes_(metrics), metrics_(metrics), compression_(compression),
+        threads_(threads) {}
 
   Status open() {
     WriteOptions wo;
@@ -63,7 +69,7 @@ class FileSink : public ValueSink {
     for (int k = 0; k < 3; ++k) {
       if ((kMetrics[k] == Metric::DTW && !metrics_.dtw) || (kMetrics[k] == Metric::DTC && !metrics_.dtc)) continue;
       auto b = TableBuilder::create(table_path(dir_, rules_, m_, kMetrics[k]),
-                                    default_table_header(rules_, m_, kMetrics[k]), wo);
+                                    default_table_header(rules_, m_, kMetrics[k], compression_), wo);
       if (!b) return b.error();
       builders_[k] = std::move(*b);
     }
@@ -95,6 +101,7 @@ class FileSink : public ValueSink {
   Material m_;
   PassList passes_;
   MetricSet metrics_;
+  Compression compression_;
   int threads_;
   std::unique_ptr<TableBuilder> builders_[3];
   std::vector<std::uint16_t> wdl_;
@@ -154,7 +161,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread);
   if (!succ) return Error(m.name() + ": cannot read a table it converts into: " + succ.message());
   const bool writes = split == nullptr || split->writer();
-  FileSink sink(rules, opt.out, m, opt.metrics, threads);
+  FileSink sink(rules, opt.out, m, opt.metrics, opt.compression, threads);
   NoSink none;
   if (writes)
     if (Status s = sink.open(); !s.ok()) return s;
@@ -272,10 +279,19 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
       const MemoryPlan mp = plan_memory(m, opt.metrics, threads, kCachePerThread, opt.memory_budget);
       r.predicted.peak_bytes = mp.peak;
       r.predicted.spill_bytes = mp.spill_disk;
-      for (Metric fm : file_metrics(opt.metrics))
-        r.predicted.disk_bytes +=
-            static_cast<std::uint64_t>(static_cast<double>(r.positions) / kPositionsPerByte[static_cast<int>(fm)]);
+      const bool small = opt.compression == Compression::Small;
+      int zstd_files = 0;
+      for (Metric fm : file_metrics(opt.metrics)) {
+        const bool zstd_file = fm != Metric::WDL;
+        zstd_files += zstd_file;
+        r.predicted.disk_bytes += static_cast<std::uint64_t>(static_cast<double>(r.positions) /
+                                                             kPositionsPerByte[static_cast<int>(fm)] *
+                                                             (small && zstd_file ? kSmallSizeShare : 1.0));
+      }
       r.predicted.seconds = static_cast<double>(r.positions) / (rate * speed_share(m, r.positions));
+      if (small)
+        r.predicted.seconds +=
+            static_cast<double>(r.positions) * zstd_files * kSmallSecondsPerPosition / threads;
       r.spilled = mp.spill;
     }
     plan.push_back(r);

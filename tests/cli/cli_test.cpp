@@ -73,6 +73,9 @@ TEST_F(Cli, BadInputIsRefusedWithAReason) {
   EXPECT_NE(r.out.find("/nonexistent/tables"), std::string::npos) << r.out;
   r = damka("generate -v russian -n 3 -m 'nonsense' -o " + dir_.string());
   EXPECT_EQ(r.code, 2);
+  r = damka("generate -v russian -n 3 --compression tiny -o " + dir_.string());
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("tiny not in {fast,small}"), std::string::npos) << r.out;
   r = damka("statutes --rulebook no-such-book --tables " + dir_.string());
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("no-such-book"), std::string::npos) << r.out;

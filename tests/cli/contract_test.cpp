@@ -169,6 +169,17 @@ TEST_F(Contract, EveryCommandAnswersJson) {
   EXPECT_EQ(j["variant"], "russian");
   EXPECT_EQ(j["folder"], dir_.string());
   EXPECT_EQ(j["tables"].size(), 9u);
+  EXPECT_EQ(j["compression"], "fast");
+  {
+    // A folder with no tables yet: everything is planned.
+    const std::string empty = (dir_ / "not-built").string();
+    const json fast = run_json("generate -v russian -n 3 --dry-run -o " + empty, code);
+    const json small = run_json("generate -v russian -n 3 --dry-run --compression small -o " + empty, code);
+    EXPECT_EQ(code, 0);
+    EXPECT_EQ(small["compression"], "small");
+    EXPECT_GT(small["total"]["disk_bytes"].get<double>(), 0);
+    EXPECT_LT(small["total"]["disk_bytes"].get<double>(), fast["total"]["disk_bytes"].get<double>());
+  }
   j = run_json("info " + dir_.string(), code);
   EXPECT_EQ(code, 0);
   EXPECT_EQ(j["folder"], dir_.string());

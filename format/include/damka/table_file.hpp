@@ -63,10 +63,18 @@ struct TableHeader {
   friend bool operator==(const TableHeader&, const TableHeader&) = default;
 };
 
+// How hard the DTW and DTC files are compressed (WDL files are the same
+// either way).  Fast: blocks of 16384 positions at zstd level 9.  Small:
+// blocks of 32768 at level 15, about 11% smaller for about 5x the
+// compression time and twice the time of a DTW/DTC block miss when probing
+// (FORMAT.md 6).  Readers read both alike.
+enum class Compression : std::uint8_t { Fast, Small };
+
 // A header with this build's defaults for the metric: WDL uses WdlRun with
 // 1024 positions per block; DTW and DTC use U16Planes with zstd (block size
-// and level in FORMAT.md, "Defaults", with the measurements behind them).
-TableHeader default_table_header(const Rules& rules, Material canonical, Metric metric);
+// and level by `compression`; FORMAT.md, "Defaults", has the measurements).
+TableHeader default_table_header(const Rules& rules, Material canonical, Metric metric,
+                                 Compression compression = Compression::Fast);
 
 // Whether a header describes a table this build can write or read
 // (known enums, canonical material, slot count, block size, ...).

@@ -26,6 +26,7 @@
 #include "damka/engine.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
+#include "damka/table_file.hpp"
 #include "damka/rules.hpp"
 #include "damka/solver.hpp"
 
@@ -38,6 +39,7 @@ struct GenerateOptions {
   std::optional<Material> only;  // build this material (and what it needs) only
   bool dry_run = false;          // list what would be built, build nothing
   MetricSet metrics;             // WDL is always written
+  Compression compression = Compression::Fast;  // of the DTW and DTC files
   std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes (the default: the machine's memory, see default_memory_budget)
   // Several ranks (mpirun): the job this process is one rank of; null or of
   // size 1: this process builds everything.  Each rank runs generate() with
