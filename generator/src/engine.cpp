@@ -396,28 +396,38 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget);
       if (lp.mode != Mode::Team) {
         const bool graph = lp.mode == Mode::SerialGraph;
-        // Chunks of at least 8 units per thread and 2^20 positions (for
-        // progress reports); tiny units are handed out several at a time.
+        // One parallel region for the whole level: a barrier per chunk of
+        // units left a thread waiting for the other's last unit (and, on a
+        // busy machine, for a descheduled thread) many times per level.
+        // Tiny units are handed out several at a time.  Progress: each
+        // thread adds what it solved to `solved` every 2^16 positions or
+        // so (not per position), and the calling thread (thread 0) reports.
         const std::uint64_t unit_positions = (L.sym ? 1 : 2) * L.K;
-        const std::size_t chunk = std::max<std::size_t>(static_cast<std::size_t>(threads) * 8,
-                                                        static_cast<std::size_t>((1u << 20) / unit_positions));
         const int grain = static_cast<int>(std::max<std::uint64_t>(1, 2048 / unit_positions));
-        for (std::size_t first = 0; first < units.size() && error.empty(); first += chunk) {
-          const std::size_t last = std::min(units.size(), first + chunk);
-          std::atomic<bool> failed{false};
+        constexpr std::uint64_t kAddEvery = std::uint64_t{1} << 16, kReportEvery = std::uint64_t{1} << 20;
+        const std::uint64_t level_first = done;
+        std::atomic<std::uint64_t> solved{0};
+        std::atomic<bool> failed{false};
 #pragma omp parallel num_threads(threads)
-          {
-            const auto t = static_cast<std::size_t>(omp_get_thread_num());
-            MoveList moves;
-#pragma omp for schedule(dynamic, grain)
-            for (std::int64_t i = static_cast<std::int64_t>(first); i < static_cast<std::int64_t>(last); ++i) {
-              guarded(failed, error,
-                      [&] { solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph); });
+        {
+          const auto t = static_cast<std::size_t>(omp_get_thread_num());
+          MoveList moves;
+          std::uint64_t unadded = 0, reported = 0;
+#pragma omp for schedule(dynamic, grain) nowait
+          for (std::int64_t i = 0; i < static_cast<std::int64_t>(units.size()); ++i) {
+            guarded(failed, error,
+                    [&] { solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph); });
+            if ((unadded += units[i].parts * L.K) < kAddEvery) continue;
+            const std::uint64_t now = solved.fetch_add(unadded, std::memory_order_relaxed) + unadded;
+            unadded = 0;
+            if (t == 0 && opt.progress && now - reported >= kReportEvery && !failed.load(std::memory_order_relaxed)) {
+              opt.progress(level_first + now, slots);
+              reported = now;
             }
           }
-          for (std::size_t i = first; i < last; ++i) done += units[i].parts * L.K;
-          if (opt.progress && error.empty()) opt.progress(done, slots);
         }
+        for (const Unit& u : units) done += u.parts * L.K;
+        if (opt.progress && error.empty()) opt.progress(done, slots);
       } else {
         for (const Unit& u : units) {
           try {
