@@ -383,9 +383,10 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     for (std::size_t pi = L.levels.size(); pi-- > 0;) {
       const int p = static_cast<int>(pi);
       if (L.levels[p].empty()) continue;
-      // cur may hold the buffers of level p + 2 (below): kept when no larger
-      // than this level's or that one's, so that the level and the one above
-      // never hold more than the plan's largest pair of adjacent levels.
+      // cur may hold the buffers of level p + 2 (see the swap below): kept
+      // when no larger than this level's or that one's, so that the level
+      // and the one above never hold more than the plan's largest pair of
+      // adjacent levels.
       const std::uint64_t two_up = pi + 2 < L.levels.size() ? L.level_slots(p + 2) : 0;
       if (cur.codes[0].capacity() > std::max(L.level_slots(p), two_up)) cur = LevelArrays{};
       cur.p = p;
