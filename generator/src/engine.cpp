@@ -162,7 +162,8 @@ class SlotStore {
   }
   Status open(bool spill, const std::filesystem::path& dir, const Material& m) {
     if (!spill) {
-      for (int i = 0; i < passes_; ++i) mem_[i].assign(slots_, kUnset);
+      // Not filled: flush_level writes every slot once before it is read.
+      for (int i = 0; i < passes_; ++i) mem_[i] = std::make_unique_for_overwrite<std::uint16_t[]>(slots_);
       return {};
     }
     // Named like the table writer's temporary files, so that a run after a
@@ -177,8 +178,9 @@ class SlotStore {
     return {};
   }
   Status write(int pass, std::uint64_t first, const std::uint16_t* codes, std::uint64_t n) {
+    assert(first + n <= slots_);
     if (fd_ < 0) {
-      std::copy(codes, codes + n, mem_[pass].begin() + static_cast<std::ptrdiff_t>(first));
+      std::copy(codes, codes + n, mem_[pass].get() + first);
       return {};
     }
     auto p = reinterpret_cast<const char*>(codes);
@@ -194,10 +196,10 @@ class SlotStore {
     return {};
   }
   Status read(int pass, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out) {
+    assert(first + n <= slots_);
     out.resize(n);
     if (fd_ < 0) {
-      std::copy(mem_[pass].begin() + static_cast<std::ptrdiff_t>(first),
-                mem_[pass].begin() + static_cast<std::ptrdiff_t>(first + n), out.begin());
+      std::copy(mem_[pass].get() + first, mem_[pass].get() + first + n, out.begin());
       return {};
     }
     auto p = reinterpret_cast<char*>(out.data());
@@ -216,7 +218,7 @@ class SlotStore {
  private:
   std::uint64_t slots_;
   int passes_;
-  std::vector<std::uint16_t> mem_[kMaxPasses];
+  std::unique_ptr<std::uint16_t[]> mem_[kMaxPasses];
   std::filesystem::path path_;
   int fd_ = -1;
 };
@@ -381,6 +383,12 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     for (std::size_t pi = L.levels.size(); pi-- > 0;) {
       const int p = static_cast<int>(pi);
       if (L.levels[p].empty()) continue;
+      // cur may hold the buffers of level p + 2 (see the swap below): kept
+      // when no larger than this level's or that one's, so that the level
+      // and the one above never hold more than the plan's largest pair of
+      // adjacent levels.
+      const std::uint64_t two_up = pi + 2 < L.levels.size() ? L.level_slots(p + 2) : 0;
+      if (cur.codes[0].capacity() > std::max(L.level_slots(p), two_up)) cur = LevelArrays{};
       cur.p = p;
       for (int k = 0; k < P; ++k) cur.codes[k].assign(L.level_slots(p), kUnset);
       if (opt.mark_derived) cur.derived.assign((L.level_slots(p) + 15) / 16, 0xFFFF);
@@ -389,28 +397,38 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget);
       if (lp.mode != Mode::Team) {
         const bool graph = lp.mode == Mode::SerialGraph;
-        // Chunks of at least 8 units per thread and 2^20 positions (for
-        // progress reports); tiny units are handed out several at a time.
+        // One parallel region for the whole level: a barrier per chunk of
+        // units left a thread waiting for the other's last unit (and, on a
+        // busy machine, for a descheduled thread) many times per level.
+        // Tiny units are handed out several at a time.  Progress: each
+        // thread adds what it solved to `solved` every 2^16 positions or
+        // so (not per position), and the calling thread (thread 0) reports.
         const std::uint64_t unit_positions = (L.sym ? 1 : 2) * L.K;
-        const std::size_t chunk = std::max<std::size_t>(static_cast<std::size_t>(threads) * 8,
-                                                        static_cast<std::size_t>((1u << 20) / unit_positions));
         const int grain = static_cast<int>(std::max<std::uint64_t>(1, 2048 / unit_positions));
-        for (std::size_t first = 0; first < units.size() && error.empty(); first += chunk) {
-          const std::size_t last = std::min(units.size(), first + chunk);
-          std::atomic<bool> failed{false};
+        constexpr std::uint64_t kAddEvery = std::uint64_t{1} << 16, kReportEvery = std::uint64_t{1} << 20;
+        const std::uint64_t level_first = done;
+        std::atomic<std::uint64_t> solved{0};
+        std::atomic<bool> failed{false};
 #pragma omp parallel num_threads(threads)
-          {
-            const auto t = static_cast<std::size_t>(omp_get_thread_num());
-            MoveList moves;
-#pragma omp for schedule(dynamic, grain)
-            for (std::int64_t i = static_cast<std::int64_t>(first); i < static_cast<std::int64_t>(last); ++i) {
-              guarded(failed, error,
-                      [&] { solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph); });
+        {
+          const auto t = static_cast<std::size_t>(omp_get_thread_num());
+          MoveList moves;
+          std::uint64_t unadded = 0, reported = 0;
+#pragma omp for schedule(dynamic, grain) nowait
+          for (std::int64_t i = 0; i < static_cast<std::int64_t>(units.size()); ++i) {
+            guarded(failed, error,
+                    [&] { solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph); });
+            if ((unadded += units[i].parts * L.K) < kAddEvery) continue;
+            const std::uint64_t now = solved.fetch_add(unadded, std::memory_order_relaxed) + unadded;
+            unadded = 0;
+            if (t == 0 && opt.progress && now - reported >= kReportEvery && !failed.load(std::memory_order_relaxed)) {
+              opt.progress(level_first + now, slots);
+              reported = now;
             }
           }
-          for (std::size_t i = first; i < last; ++i) done += units[i].parts * L.K;
-          if (opt.progress && error.empty()) opt.progress(done, slots);
         }
+        for (const Unit& u : units) done += u.parts * L.K;
+        if (opt.progress && error.empty()) opt.progress(done, slots);
       } else {
         for (const Unit& u : units) {
           try {
@@ -441,12 +459,15 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       if (solver.inconsistent()) return fail("a won or lost position never reached the end of its count (inconsistent tables)");
       if (writes && next.p >= 0)
         if (Status s = flush_level(L, next, passes, store, stats); !s.ok()) return fail(s.message());
+      // cur's buffers (level p + 1, flushed) are reused by the next level:
+      // fresh memory costs a page fault per page (a few % of a build).
       std::swap(next, cur);
-      cur = LevelArrays{};
+      cur.p = -1;
     }
     if (writes && next.p >= 0)
       if (Status s = flush_level(L, next, passes, store, stats); !s.ok()) return fail(s.message());
     next = LevelArrays{};
+    cur = LevelArrays{};
     scratch.clear();
     readers.clear();
     if (!writes) stats.positions = 0;  // another process streams and counts the values

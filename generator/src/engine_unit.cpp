@@ -21,6 +21,7 @@
 #include <new>
 
 #include "damka/unmove.hpp"
+#include "king_walk.hpp"
 
 namespace damka::engine_detail {
 namespace {
@@ -111,10 +112,9 @@ std::uint64_t UnitSolver::next_local(Position q) const {
 }
 
 template <bool Edges>
-void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
-                        MoveList& moves) const {
+void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, SuccessorReader& rd,
+                        const LevelArrays* next, MoveList& moves) const {
   const int part = l >= L_.K ? 1 : 0;
-  const Position p = position(u, l);
   const int np = passes_.size();
   std::uint8_t flags = 0, in = 0;
   std::uint16_t win_exit[kMaxPasses], loss_exit[kMaxPasses];
@@ -189,6 +189,27 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorRea
   for (int i = 0; i < np; ++i) {
     s.win_exit[i][l] = win_exit[i];
     s.loss_exit[i][l] = loss_exit[i];
+  }
+}
+
+template <bool Edges>
+void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
+                            MoveList& moves) const {
+  for (int part = 0; part < u.parts; ++part) {
+    Position p;
+    p.men[0] = u.wm[part];
+    p.men[1] = u.bm[part];
+    p.side_to_move = u.side[part];
+    const std::uint64_t first = part ? L_.K : 0;
+    KingWalk walk(L_.m.wk, L_.m.bk, p.men[0] | p.men[1]);
+    for (std::uint64_t k = 0; k < L_.K; ++k) {
+      if (k > 0) walk.next();
+      p.kings[0] = walk.white();
+      p.kings[1] = walk.black();
+      gather<Edges>(u, first + k, p, s, rd, next, moves);
+    }
+    // The walk ends where the index does (one unrank per part).
+    assert(p == position(u, first + L_.K - 1));
   }
 }
 
@@ -385,14 +406,14 @@ void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, co
   fault_point();
   s.resize(n, passes_.size());
   if (!edges) {
-    for (std::uint64_t l = 0; l < n; ++l) gather<false>(u, l, s, rd, next, moves);
+    gather_all<false>(u, s, rd, next, moves);
     record_stored(u, s, cur);
     for (int i = 0; i < passes_.size(); ++i) propagate<false, false>(u, s, cur, i, 1);
     return;
   }
   s.fwd.clear();
   s.fwd_off.assign(n + 1, 0);
-  for (std::uint64_t l = 0; l < n; ++l) gather<true>(u, l, s, rd, next, moves);
+  gather_all<true>(u, s, rd, next, moves);
   record_stored(u, s, cur);
   build_predecessors(s, n);
   for (int i = 0; i < passes_.size(); ++i) propagate<false, true>(u, s, cur, i, 1);
@@ -411,7 +432,8 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
     for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
       guarded(failed, error, [&] {
         fault_point();
-        gather<false>(u, static_cast<std::uint64_t>(l), s, rd, next, moves);
+        const auto at = static_cast<std::uint64_t>(l);
+        gather<false>(u, at, position(u, at), s, rd, next, moves);
       });
     }
   }

@@ -81,9 +81,13 @@ class UnitSolver {
   Position position(const Unit& u, std::uint64_t l) const;
   std::uint64_t local_of(const Unit& u, Position p) const;
   std::uint64_t next_local(Position q) const;
+  // p: position(u, l).
   template <bool Edges>
-  void gather(const Unit& u, std::uint64_t l, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
-              MoveList& moves) const;
+  void gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, SuccessorReader& rd,
+              const LevelArrays* next, MoveList& moves) const;
+  // gather() of every position of u in order, walking the king placements.
+  template <bool Edges>
+  void gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
   template <bool Par, bool Edges>
   void propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass, int threads) const;
   static void build_predecessors(Scratch& s, std::uint64_t n);
