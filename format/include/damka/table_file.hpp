@@ -20,7 +20,7 @@
 
 namespace damka {
 
-inline constexpr std::uint16_t kTableFormatVersion = 2;  // the only version this build reads and writes
+inline constexpr std::uint16_t kTableFormatVersion = 3;  // the only version this build reads and writes
 inline constexpr std::uint32_t kTableHeaderSize = 128;
 inline constexpr std::uint32_t kMaxBlockSize = 1u << 24;  // positions per block
 // A code given to TableBuilder::add() / write_table() for a slot whose value
