@@ -57,7 +57,7 @@ struct LiteralChoice {
 };
 constexpr LiteralChoice kLiterals{};
 
-constexpr int kLongTail = 6;  // run classes tried below the longest that fits (beyond the 16 short ones)
+constexpr int kTried = 7;  // run classes tried from a position: the longest that fits and the 6 below it
 
 // Reused per thread: cost from each position to the block's end, and the
 // symbol that starts the best parse there.
@@ -85,19 +85,24 @@ void run_symbols(std::span<const std::uint16_t> codes, std::vector<unsigned char
   for (std::uint16_t c : codes)
     if (c != kDontCareCode && c > top) top = c;
   std::array<std::uint32_t, 3> run{};  // codes from i on that are v or don't care
+  std::array<int, 3> fit{};            // the largest class k with kRunLength[k] <= run[v] (when run[v] >= 4)
   for (std::size_t i = n; i-- > 0;) {
     const unsigned c = code_at(i);
-    for (unsigned v = 0; v < 3; ++v) run[v] = (c == v || (c == 3 && v <= top)) ? run[v] + 1 : 0;
     const unsigned key = c | code_at(i + 1) << 2 | code_at(i + 2) << 4 | code_at(i + 3) << 6;
     std::uint32_t best = kLiterals.cost[top][key] + f[std::min(i + 4, n)];
     std::uint8_t best_s = kLiterals.symbol[top][key];
     for (unsigned v = 0; v < 3; ++v) {
+      if (c == v || (c == 3 && v <= top)) {
+        ++run[v];
+      } else {
+        run[v] = 0;
+        fit[v] = 0;
+        continue;
+      }
       const std::uint32_t r = run[v];
       if (r < kRunLength[0]) continue;
-      const int top = static_cast<int>(std::upper_bound(kRunLength.begin(), kRunLength.end(), r) - kRunLength.begin()) - 1;
-      const int low = std::max(16, top - kLongTail);
-      for (int k = 0; k <= top; ++k) {
-        if (k == 16 && k < low) k = low;
+      while (fit[v] + 1 < kRunClasses && kRunLength[fit[v] + 1] <= r) ++fit[v];
+      for (int k = std::max(0, fit[v] - kTried + 1); k <= fit[v]; ++k) {
         const int s = kLiteralSymbols + kRunClasses * static_cast<int>(v) + k;
         const std::uint32_t x = kSymbolCost[s] + f[i + kRunLength[k]];
         if (x < best) {
