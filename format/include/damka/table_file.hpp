@@ -64,7 +64,7 @@ struct TableHeader {
 };
 
 // A header with this build's defaults for the metric: WDL uses WdlRun with
-// 2048 positions per block; DTW and DTC use U16Planes with zstd (block size
+// 1024 positions per block; DTW and DTC use U16Planes with zstd (block size
 // and level in FORMAT.md, "Defaults", with the measurements behind them).
 TableHeader default_table_header(const Rules& rules, Material canonical, Metric metric);
 
@@ -175,7 +175,7 @@ class TableReader {
   // first time the group is read (once per reader), then that the block
   // decodes to exactly its codes, each in range.  Cost (file in the page
   // cache, group checked): one pread (or copy from the map) of the block's
-  // bytes (WdlRun: about 2048 / 40 bytes) and its decoding.
+  // bytes (WdlRun: about 1024 / 36 bytes) and its decoding.
   Status read_block(std::uint64_t b, std::vector<std::uint16_t>& codes_out) const;
   // For WDL tables (max code <= 2, any encoding): block b as 2-bit codes,
   // 4 per byte, low bits first ((block_positions(b) + 3) / 4 bytes written
