@@ -50,11 +50,6 @@ struct RunTable {
 };
 const RunTable kRuns(kRunLength);
 
-int longest_class(std::uint64_t r) {  // r >= kRunLength[0]
-  const auto it = std::upper_bound(kRunLength.begin(), kRunLength.end(), r);
-  return static_cast<int>(it - kRunLength.begin()) - 1;
-}
-
 // Huffman code lengths for the counts (no limit); ties broken by node order.
 std::array<int, 256> huffman_lengths(const std::array<std::uint64_t, 256>& counts) {
   struct Node {
@@ -90,28 +85,6 @@ std::array<int, 256> huffman_lengths(const std::array<std::uint64_t, 256>& count
 }
 
 }  // namespace
-
-void run_symbols(std::span<const std::uint16_t> codes, std::vector<unsigned char>& out) {
-  const std::size_t n = codes.size();
-  std::size_t i = 0;
-  while (i < n) {
-    std::size_t r = 1;
-    while (i + r < n && codes[i + r] == codes[i]) ++r;
-    if (r >= kRunLength[0]) {
-      while (r >= kRunLength[0]) {
-        const int k = longest_class(r);
-        out.push_back(static_cast<unsigned char>(kLiteralSymbols + kRunClasses * codes[i] + k));
-        i += kRunLength[k];
-        r -= kRunLength[k];
-      }
-      continue;
-    }
-    int s = 0;
-    for (int j = 3; j >= 0; --j) s = 3 * s + (i + j < n ? codes[i + j] : 0);
-    out.push_back(static_cast<unsigned char>(s));
-    i += 4;
-  }
-}
 
 std::array<std::uint8_t, 256> code_lengths(const std::array<std::uint64_t, 256>& counts) {
   std::array<std::uint64_t, 256> c = counts;

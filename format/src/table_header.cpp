@@ -28,7 +28,7 @@ TableHeader default_table_header(const Rules& rules, Material canonical, Metric 
   // Measured on Russian 2K1Mv1K1M (18.5M slots; see FORMAT.md, "Defaults").
   if (metric == Metric::WDL) {
     h.encoding = ValueEncoding::WdlRun;
-    h.block_size = 1024;  // decoding a block costs ~100 symbols (FORMAT.md 6)
+    h.block_size = 1024;  // u16 block entries; an uncached probe decodes one block (FORMAT.md 6)
     h.zstd_level = 0;  // not used
   } else if (compression == Compression::Small) {
     h.encoding = ValueEncoding::U16Planes;
@@ -105,8 +105,9 @@ HeaderBytes encode_header(const TableHeader& h, std::uint64_t index_checksum) {
 bool decode_header(const HeaderBytes& b, TableHeader& h, std::uint64_t& index_checksum, std::string& problem) {
   h = TableHeader{};
   h.format_version = static_cast<std::uint16_t>(get_le(&b[8], 2));
-  if (h.format_version == 1) {
-    problem = "format version 1 is no longer read; regenerate it with `damka generate`";
+  if (h.format_version == 1 || h.format_version == 2) {
+    problem = "format version " + std::to_string(h.format_version) +
+              " is no longer read; regenerate it with `damka generate`";
     return false;
   }
   if (h.format_version > kTableFormatVersion) {
@@ -153,7 +154,7 @@ bool decode_header(const HeaderBytes& b, TableHeader& h, std::uint64_t& index_ch
   // The writer refuses WDL codes above 2 whatever the encoding; so does the reader.
   if (h.metric == Metric::WDL && h.max_code > 2)
     return fail("WDL table with max code " + std::to_string(h.max_code) + " (WDL codes are 0, 1, 2)");
-  if (h.file_size < data_start(h.encoding, h.num_blocks) + kTrailerSize) return fail("file size field too small");
+  if (h.file_size < data_start(h.encoding, h.block_size, h.num_blocks) + kTrailerSize) return fail("file size field too small");
   return true;
 }
 

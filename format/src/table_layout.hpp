@@ -17,16 +17,26 @@ inline constexpr std::array<unsigned char, 8> kEndMagic = {'D', 'M', 'K', 'E', '
 inline constexpr std::uint64_t kTrailerSize = 16;     // u64 file checksum, end magic
 inline constexpr std::uint32_t kGroupBlocks = 64;     // blocks per checksum group
 inline constexpr std::uint64_t kGroupEntrySize = 16;  // u64 base offset, u64 XXH3 of the group's bytes
-inline constexpr std::uint64_t kBlockEntrySize = 4;   // u32 offset of a block from its group's base
 inline constexpr std::uint64_t kCodebookSize = 256;   // wdlrun: one code length per symbol
+// wdlrun blocks of at most this many positions have u16 block entries: a
+// block takes at most ceil(n/4) symbols of at most 12 bits (768 bytes for
+// 2048 positions), so a group of 64 spans less than 64 KiB (FORMAT.md 3.2).
+inline constexpr std::uint32_t kShortEntryMaxBlock = 2048;
 
 constexpr std::uint64_t num_groups(std::uint64_t nb) { return (nb + kGroupBlocks - 1) / kGroupBlocks; }
 constexpr std::uint64_t codebook_bytes(ValueEncoding e) { return e == ValueEncoding::WdlRun ? kCodebookSize : 0; }
-// The index: codebook, group table (groups + 1 end offset), block table.
-constexpr std::uint64_t index_bytes(ValueEncoding e, std::uint64_t nb) {
-  return codebook_bytes(e) + num_groups(nb) * kGroupEntrySize + 8 + nb * kBlockEntrySize;
+// Bytes of one block-table entry (the offset of a block from its group's
+// base): 2 for wdlrun with blocks of at most kShortEntryMaxBlock positions, else 4.
+constexpr int block_entry_bytes(ValueEncoding e, std::uint32_t block_size) {
+  return e == ValueEncoding::WdlRun && block_size <= kShortEntryMaxBlock ? 2 : 4;
 }
-constexpr std::uint64_t data_start(ValueEncoding e, std::uint64_t nb) { return kTableHeaderSize + index_bytes(e, nb); }
+// The index: codebook, group table (groups + 1 end offset), block table.
+constexpr std::uint64_t index_bytes(ValueEncoding e, std::uint32_t block_size, std::uint64_t nb) {
+  return codebook_bytes(e) + num_groups(nb) * kGroupEntrySize + 8 + nb * block_entry_bytes(e, block_size);
+}
+constexpr std::uint64_t data_start(ValueEncoding e, std::uint32_t block_size, std::uint64_t nb) {
+  return kTableHeaderSize + index_bytes(e, block_size, nb);
+}
 
 inline void put_le(unsigned char* p, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
@@ -67,7 +77,11 @@ inline constexpr int kRunClasses = 58;
 inline constexpr int kMaxCodeLength = 12;  // Huffman code lengths are 1..12
 extern const std::array<std::uint32_t, kRunClasses> kRunLength;
 
-// The symbols of one block of filled WDL codes (0..2), appended to out.
+// The symbols of one block of WDL codes (0..2, or kDontCareCode), appended
+// to out (run_parse.cpp, FORMAT.md 3.5): the parse of least cost under a
+// fixed table of symbol costs, each don't-care code taking whatever value
+// that parse gives it, at most the block's largest given code.  Deterministic.  Cost: O(n) with about 50 steps per
+// code; memory 5 bytes per code (thread-local, reused).
 void run_symbols(std::span<const std::uint16_t> codes, std::vector<unsigned char>& out);
 // Huffman code lengths (0 = symbol unused, else 1..kMaxCodeLength) for the
 // symbol counts; deterministic.

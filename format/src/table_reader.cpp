@@ -113,7 +113,7 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
                     ErrorCode::Corrupt);
 
   // The index fits in the file (decode_header checked file_size).
-  Bytes index(index_bytes(h.encoding, h.num_blocks));
+  Bytes index(index_bytes(h.encoding, h.block_size, h.num_blocks));
   if (int err = pread_full(r->fd_, index.data(), index.size(), kTableHeaderSize)) return r->read_error("the index", err);
   if (XXH3_64bits(index.data(), index.size()) != table_checksum)
     return r->error("index checksum mismatch (corrupted)", ErrorCode::Corrupt);
@@ -134,9 +134,10 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
     r->group_checksum_[g] = get_le(groups + g * kGroupEntrySize + 8, 8);
   }
   r->group_base_[ng] = get_le(groups + ng * kGroupEntrySize, 8);
+  const int entry = block_entry_bytes(h.encoding, h.block_size);
   for (std::uint64_t b = 0; b < h.num_blocks; ++b)
-    r->block_rel_[b] = static_cast<std::uint32_t>(get_le(blocks + b * kBlockEntrySize, 4));
-  if (r->group_base_.front() != data_start(h.encoding, h.num_blocks) || r->group_base_.back() != h.file_size - kTrailerSize)
+    r->block_rel_[b] = static_cast<std::uint32_t>(get_le(blocks + b * entry, entry));
+  if (r->group_base_.front() != data_start(h.encoding, h.block_size, h.num_blocks) || r->group_base_.back() != h.file_size - kTrailerSize)
     return r->error("index does not span the data section (corrupted)", ErrorCode::Corrupt);
   for (std::uint64_t g = 0; g < ng; ++g) {
     const std::uint64_t first = g * kGroupBlocks, last = std::min<std::uint64_t>(first + kGroupBlocks, h.num_blocks);

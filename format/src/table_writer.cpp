@@ -144,13 +144,13 @@ struct TableBuilder::Impl {
       Bytes& out = encoded[b];
       std::size_t got = 0;
       try {  // an exception must not leave a parallel region
-        std::vector<std::uint16_t> codes(pending.begin() + static_cast<std::ptrdiff_t>(first),
-                                         pending.begin() + static_cast<std::ptrdiff_t>(first + n));
-        fill_dont_care(codes);
-        if (run_coded()) {
-          run_symbols(codes, out);
+        const std::span<const std::uint16_t> given(pending.data() + first, n);
+        if (run_coded()) {  // the parse chooses the don't-care values (FORMAT.md 3.5)
+          run_symbols(given, out);
           continue;
         }
+        std::vector<std::uint16_t> codes(given.begin(), given.end());
+        fill_dont_care(codes);
         encode_block(h.encoding, codes, raw);
         out.resize(ZSTD_compressBound(raw.size()));
       } catch (const std::bad_alloc&) {
@@ -246,7 +246,7 @@ Expected<std::unique_ptr<TableBuilder>> TableBuilder::create(const std::filesyst
     if (impl->sym_fd < 0) return impl->fail("cannot create " + scratch.string() + ": " + std::strerror(errno)).error();
     ::unlink(scratch.c_str());
   }
-  impl->offset = data_start(h.encoding, h.num_blocks);
+  impl->offset = data_start(h.encoding, h.block_size, h.num_blocks);
   impl->offsets.reserve(h.num_blocks);
   return std::unique_ptr<TableBuilder>(new TableBuilder(std::move(impl)));
 }
@@ -289,7 +289,7 @@ Status TableBuilder::finish() {
   if (Status s = b.flush(true); !s.ok()) return s;
   TableHeader& h = b.h;
   if (b.next_block != h.num_blocks) return b.fail("internal error: block count");
-  Bytes index(index_bytes(h.encoding, h.num_blocks));
+  Bytes index(index_bytes(h.encoding, h.block_size, h.num_blocks));
   if (b.run_coded()) {
     std::array<std::uint8_t, 256> lengths{};
     if (Status s = b.code_symbols(lengths); !s.ok()) return s;
@@ -306,10 +306,11 @@ Status TableBuilder::finish() {
     put_le(groups + g * kGroupEntrySize + 8, b.group_sums[g], 8);
   }
   put_le(groups + ng * kGroupEntrySize, b.offset, 8);
+  const int entry = block_entry_bytes(h.encoding, h.block_size);
   for (std::uint64_t i = 0; i < h.num_blocks; ++i) {
     const std::uint64_t rel = b.offsets[i] - b.offsets[i / kGroupBlocks * kGroupBlocks];
-    if (rel > 0xFFFFFFFFu) return b.fail("a group of blocks exceeds 4 GiB");
-    put_le(blocks + i * kBlockEntrySize, rel, 4);
+    if (rel >> (8 * entry) != 0) return b.fail("a group of blocks exceeds " + std::string(entry == 2 ? "64 KiB" : "4 GiB"));
+    put_le(blocks + i * entry, rel, entry);
   }
   h.file_size = b.offset + kTrailerSize;
   const HeaderBytes head = encode_header(h, XXH3_64bits(index.data(), index.size()));
@@ -325,7 +326,7 @@ Status TableBuilder::finish() {
   XXH3_64bits_update(state, head.data(), head.size());
   XXH3_64bits_update(state, index.data(), index.size());
   Bytes chunk(std::size_t{1} << 20);
-  for (std::uint64_t at = data_start(h.encoding, h.num_blocks); at < b.offset;) {
+  for (std::uint64_t at = data_start(h.encoding, h.block_size, h.num_blocks); at < b.offset;) {
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), b.offset - at));
     if (!read_all(b.fd, chunk.data(), n, at)) {
       XXH3_freeState(state);

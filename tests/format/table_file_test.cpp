@@ -155,6 +155,8 @@ TEST(TableFile, RoundTripEveryEncoding) {
   expect_round_trip(write_sample("wdlrun_dc.wdl", Metric::WDL, ValueEncoding::WdlRun, 1000, 40));
   expect_round_trip(write_sample("wdlrun_1.wdl", Metric::WDL, ValueEncoding::WdlRun, 1, 30));
   expect_round_trip(write_sample("wdlrun_odd.wdl", Metric::WDL, ValueEncoding::WdlRun, 8191, 50));
+  expect_round_trip(write_sample("wdlrun_2048.wdl", Metric::WDL, ValueEncoding::WdlRun, 2048, 50));
+  expect_round_trip(write_sample("wdlrun_2049.wdl", Metric::WDL, ValueEncoding::WdlRun, 2049, 50));
   expect_round_trip(write_sample("wdlrun_big.wdl", Metric::WDL, ValueEncoding::WdlRun, 1u << 20, 50));
   expect_round_trip(write_sample("wdlrun_sym.wdl", Metric::WDL, ValueEncoding::WdlRun, 333, 20, "1Kv1K"));
   expect_round_trip(write_sample("wdl2.wdl", Metric::WDL, ValueEncoding::Wdl2));
@@ -242,6 +244,76 @@ TEST(TableFile, DontCareSlotsReadBackAsValidCodes) {
   }
 }
 
+// wdlrun (FORMAT.md 3.5): the writer's parse gives each don't-care entry
+// the value that costs least: inside a run of one value, that value (the run
+// stays one symbol); a table whose gaps are don't-care is no larger than the
+// same table with the gaps filled by the value before them (the version-2
+// rule), and much smaller than with random values there.
+TEST(TableFile, WdlRunParseChoosesDontCareValues) {
+  TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("2Kv1K"), Metric::WDL);
+  std::vector<std::uint16_t> codes(h.slots);
+  std::mt19937 rng(5);
+  for (std::size_t i = 0; i < codes.size();) {  // runs of 1..60 of one value
+    const std::size_t len = 1 + rng() % 60;
+    const auto v = static_cast<std::uint16_t>(rng() % 3);
+    for (std::size_t j = i; j < std::min(codes.size(), i + len); ++j) codes[j] = v;
+    i += len;
+  }
+  std::vector<std::uint16_t> given = codes, prev_fill = codes, random_fill = codes;
+  for (std::size_t i = 1; i < codes.size(); ++i)
+    if (rng() % 2 == 0) {
+      given[i] = kDontCareCode;
+      prev_fill[i] = prev_fill[i - 1];
+      random_fill[i] = static_cast<std::uint16_t>(rng() % 3);
+    }
+  const auto size_of = [&](const std::vector<std::uint16_t>& c, const char* name) {
+    const fs::path p = test_dir() / name;
+    EXPECT_TRUE(write_table(p, h, c).ok());
+    return fs::file_size(p);
+  };
+  const auto parsed = size_of(given, "parse_dc.wdl"), prev = size_of(prev_fill, "parse_prev.wdl"),
+             random = size_of(random_fill, "parse_random.wdl");
+  EXPECT_LE(parsed, prev);
+  EXPECT_LT(parsed * 2, random);
+  auto r = TableReader::open(test_dir() / "parse_dc.wdl");
+  ASSERT_TRUE(r.ok()) << r.message();
+  for (std::uint64_t i = 0; i < h.slots; ++i)
+    if (given[i] != kDontCareCode) {
+      ASSERT_EQ(*(*r)->get(i), given[i]) << i;
+    }
+
+  // Don't-care entries never take a value above the given codes' largest
+  // (the header's max code): a table of draws with holes reads back as draws.
+  std::vector<std::uint16_t> draws(h.slots, 0);
+  for (std::size_t i = 3; i < draws.size(); i += 7) draws[i] = kDontCareCode;
+  ASSERT_TRUE(write_table(test_dir() / "parse_draws.wdl", h, draws).ok());
+  auto rd = TableReader::open(test_dir() / "parse_draws.wdl");
+  ASSERT_TRUE(rd.ok()) << rd.message();
+  EXPECT_EQ((*rd)->header().max_code, 0);
+  for (std::uint64_t i = 0; i < h.slots; ++i) ASSERT_EQ(*(*rd)->get(i), 0) << i;
+}
+
+// The block table's entries are u16 for wdlrun with blocks of at most 2048
+// positions, u32 otherwise (FORMAT.md 3.2): the blocks start right after it.
+TEST(TableFile, BlockEntryWidth) {
+  for (std::uint32_t bs : {1000u, 2048u, 2049u}) {
+    for (ValueEncoding enc : {ValueEncoding::WdlRun, ValueEncoding::Wdl2}) {
+      const Sample s = write_sample("entries.wdl", Metric::WDL, enc, bs);
+      auto r = TableReader::open(s.path);
+      ASSERT_TRUE(r.ok()) << r.message();
+      const std::uint64_t nb = (*r)->num_blocks();
+      const int entry = enc == ValueEncoding::WdlRun && bs <= 2048 ? 2 : 4;
+      EXPECT_EQ(table_layout::block_entry_bytes(enc, bs), entry);
+      std::uint64_t blocks = 0;
+      for (std::uint64_t b = 0; b < nb; ++b) blocks += (*r)->block_bytes(b);
+      const std::uint64_t groups = (nb + 63) / 64;
+      EXPECT_EQ(fs::file_size(s.path), kTableHeaderSize + (enc == ValueEncoding::WdlRun ? 256 : 0) + 16 * groups + 8 +
+                                           entry * nb + blocks + 16)
+          << bs;
+    }
+  }
+}
+
 TEST(TableFile, SymmetricMaterial) {
   TableHeader h = default_table_header(rules_of(Variant::Thai), *Material::parse("1Kv1K"), Metric::WDL);
   EXPECT_EQ(h.slots, 32u * 31u);
@@ -311,9 +383,9 @@ TEST(TableFile, RefusesMissingEmptyForeignAndNewer) {
 
   const Sample s = write_sample("newer.wdl");
   Bytes b = read_bytes(s.path);
-  b[8] = 3;  // format version 3
+  b[8] = 4;  // format version 4
   write_bytes(s.path, b);
-  expect_refused(s.path, "newer format (version 3");
+  expect_refused(s.path, "newer format (version 4");
   const auto r = TableReader::open(s.path);
   EXPECT_EQ(r.code(), ErrorCode::Corrupt);
 }
@@ -349,6 +421,18 @@ TEST(TableFile, RefusesVersion1WithARegenerateMessage) {
   put_le(&c[120], XXH3_64bits(c.data(), 120), 8);
   write_bytes(s.path, c);
   expect_refused(s.path, "regenerate it");
+}
+
+// A version-2 file (wdlrun with u32 block entries, greedy parse) is refused
+// the same way: the block table of version 3 has another layout.
+TEST(TableFile, RefusesVersion2WithARegenerateMessage) {
+  const Sample s = write_sample("relabelled_v2.wdl");
+  Bytes c = read_bytes(s.path);
+  table_layout::put_le(&c[8], 2, 2);
+  table_layout::put_le(&c[120], XXH3_64bits(c.data(), 120), 8);
+  write_bytes(s.path, c);
+  expect_refused(s.path, "format version 2 is no longer read; regenerate it with `damka generate`");
+  EXPECT_EQ(TableReader::open(s.path).code(), ErrorCode::Corrupt);
 }
 
 TEST(TableFile, RefusesTruncated) {
@@ -513,7 +597,7 @@ RC_GTEST_PROP(TableFile, RandomTablesRoundTripWhateverThePortionsAndThreads, ())
   RC_ASSERT(max_code == max_stored(codes));
   std::vector<std::uint16_t> got;
   for (std::uint64_t blk = 0; blk < (*r)->num_blocks(); ++blk) {
-    RC_ASSERT((*r)->read_block(blk, got).ok());
+    if (const Status st = (*r)->read_block(blk, got); !st.ok()) RC_FAIL(st.message());
     for (std::size_t j = 0; j < got.size(); ++j) RC_ASSERT(matches(got[j], codes[blk * h.block_size + j], max_code));
   }
 }

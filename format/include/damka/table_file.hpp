@@ -2,7 +2,7 @@
 // as fixed-size blocks of slots (see slots.hpp), each block compressed on its
 // own (WDL: run-length symbols with a Huffman code; DTW/DTC: zstd), found
 // through a compact index, guarded by xxHash checksums.  The byte-by-byte
-// layout is in format/FORMAT.md (format version 2).
+// layout is in format/FORMAT.md (format version 3).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,7 @@
 
 namespace damka {
 
-inline constexpr std::uint16_t kTableFormatVersion = 2;  // the only version this build reads and writes
+inline constexpr std::uint16_t kTableFormatVersion = 3;  // the only version this build reads and writes
 inline constexpr std::uint32_t kTableHeaderSize = 128;
 inline constexpr std::uint32_t kMaxBlockSize = 1u << 24;  // positions per block
 // A code given to TableBuilder::add() / write_table() for a slot whose value
@@ -103,12 +103,14 @@ Status write_table(const std::filesystem::path& path, const TableHeader& header,
 // directory; finish() writes the index, the header and the trailer and
 // renames the file into place.  WdlRun needs the whole table's symbol counts
 // for its code: its blocks' symbols go to a second temporary file first, and
-// finish() codes them into the table file (about 1 byte per 25 slots of
-// extra I/O).  Destroying a builder that did not finish removes its
+// finish() codes them into the table file (about 1 byte per 30 slots of
+// extra I/O).  WdlRun blocks are parsed by dynamic programming (FORMAT.md
+// 3.5): about 50 steps per slot.  Destroying a builder that did not finish removes its
 // temporary files.  The bytes equal write_table()'s for the same header and
 // codes, whatever the portions and thread count.
-// Memory: about (threads * 4) blocks of codes and their encoded bytes, and
-// 4 bytes per block of index.
+// Memory: about (threads * 4) blocks of codes and their encoded bytes
+// (WdlRun: and 5 bytes per slot of a block per thread for the parse), and
+// 12 bytes per block (offsets and symbol counts for the index).
 // Not thread-safe (one builder per thread); uses `threads` OpenMP threads.
 class TableBuilder {
  public:
@@ -142,12 +144,12 @@ enum class FileAccess : std::uint8_t { Pread, Map };
 // check failed: the file is damaged or is not a damka table).
 class TableReader {
  public:
-  // Checks magic, version (only version 2 is read: version 1 is refused with
-  // a message saying to regenerate the file, newer ones as newer), the header
+  // Checks magic, version (only version 3 is read: versions 1 and 2 are
+  // refused with a message saying to regenerate the file, newer ones as newer), the header
   // checksum, the header's fields, the file size, and the index (its
   // checksum, offsets within the file), so a truncated or damaged file is
-  // refused here.  Cost: one read of the header and the index (about 4 bytes
-  // per block).
+  // refused here.  Cost: one read of the header and the index (2 or 4 bytes
+  // per block, FORMAT.md 3.2).
   // Never blocks on a FIFO or device: the file is opened without waiting and
   // refused unless it is a regular file.
   //
@@ -181,7 +183,7 @@ class TableReader {
   // first time the group is read (once per reader), then that the block
   // decodes to exactly its codes, each in range.  Cost (file in the page
   // cache, group checked): one pread (or copy from the map) of the block's
-  // bytes (WdlRun: about 1024 / 30 bytes) and its decoding.
+  // bytes (WdlRun: about 1024 / 36 bytes) and its decoding.
   Status read_block(std::uint64_t b, std::vector<std::uint16_t>& codes_out) const;
   // For WDL tables (max code <= 2, any encoding): block b as 2-bit codes,
   // 4 per byte, low bits first ((block_positions(b) + 3) / 4 bytes written
