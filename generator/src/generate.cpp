@@ -25,15 +25,15 @@ namespace {
 
 constexpr Metric kMetrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
 
-// Positions per byte of each file (format version 2), measured over the
-// Russian 6-piece tables (5 pieces: WDL 28.5, DTW 6.5, DTC 9.8): the dry
-// run's disk estimate.
-constexpr double kPositionsPerByte[3] = {29.7, 6.4, 11.9};
+// Positions per byte of each file, measured over the Russian 6-piece tables
+// (format version 3 WDL; DTW and DTC as in version 2; 5 pieces: WDL 34.4,
+// DTW 6.5, DTC 9.8): the dry run's disk estimate.
+constexpr double kPositionsPerByte[3] = {36.6, 6.4, 11.9};
 // Compression::Small: DTW and DTC files 0.89 of that size, and zstd's extra
-// time per position of each such file on one thread (Russian <= 5 pieces:
-// 38 s more over 3.1e8 DTW + DTC positions).
+// CPU time per position of each such file (Russian <= 5 pieces, idle
+// machine: 23.5 s more user time over 3.1e8 DTW + DTC positions).
 constexpr double kSmallSizeShare = 0.89;
-constexpr double kSmallSecondsPerPosition = 0.12e-6;
+constexpr double kSmallSecondsPerPosition = 0.08e-6;
 
 }  // namespace
 
