@@ -35,23 +35,28 @@ constexpr std::array<std::uint8_t, 255> kSymbolCost = {
 struct LiteralChoice {
   std::array<std::array<std::uint8_t, 256>, 3> symbol{};
   std::array<std::array<std::uint8_t, 256>, 3> cost{};
+  // Each symbol matches 16 keys (each of its 4 codes given, or don't care
+  // where the code is <= top): 3 x 81 x 16 steps, within every compiler's
+  // constexpr limit.  Ties go to the lower symbol.
   constexpr LiteralChoice() {
+    for (auto& row : cost) row.fill(255);
     for (int top = 0; top < 3; ++top)
-      for (int key = 0; key < 256; ++key) {
-        int best = 255, best_s = 0;
-        for (int s = 0; s < kLiteralSymbols; ++s) {
+      for (int s = 0; s < kLiteralSymbols; ++s) {
+        int digit[4] = {};
+        for (int j = 0, v = s; j < 4; ++j, v /= 3) digit[j] = v % 3;
+        for (int mask = 0; mask < 16; ++mask) {
           bool ok = true;
-          for (int j = 0, p = 1; j < 4; ++j, p *= 3) {
-            const int want = (key >> (2 * j)) & 3, have = s / p % 3;
-            if (want == 3 ? have > top : want != have) ok = false;
+          int key = 0;
+          for (int j = 0; j < 4; ++j) {
+            const bool dont_care = (mask >> j) & 1;
+            if (dont_care && digit[j] > top) ok = false;
+            key |= (dont_care ? 3 : digit[j]) << (2 * j);
           }
-          if (ok && kSymbolCost[s] < best) {
-            best = kSymbolCost[s];
-            best_s = s;
+          if (ok && kSymbolCost[s] < cost[top][key]) {
+            cost[top][key] = static_cast<std::uint8_t>(kSymbolCost[s]);
+            symbol[top][key] = static_cast<std::uint8_t>(s);
           }
         }
-        symbol[top][key] = static_cast<std::uint8_t>(best_s);
-        cost[top][key] = static_cast<std::uint8_t>(best);
       }
   }
 };
