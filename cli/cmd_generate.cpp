@@ -112,7 +112,7 @@ void register_generate(CLI::App& app, int& rc) {
         return;
       }
       opt.metrics = *metrics;
-      opt.compression = o->compression == "small" ? Compression::Small : Compression::Fast;
+      opt.compression = o->compression == compression_name(Compression::Small) ? Compression::Small : Compression::Fast;
       opt.memory_budget = default_memory_budget();
       if (!o->memory.empty()) {
         auto mem = parse_memory_size(o->memory);
@@ -200,7 +200,7 @@ void register_generate(CLI::App& app, int& rc) {
         Json j = generate_json(*rules, o->out, out);
         j["threads"] = opt.threads;
         j["metrics"] = metrics_name(opt.metrics);
-        j["compression"] = opt.compression == Compression::Small ? "small" : "fast";
+        j["compression"] = compression_name(opt.compression);
         j["memory_budget_bytes"] = opt.memory_budget;
         j["total"] = {{"positions", total}, {"peak_memory_bytes", peak}, {"disk_bytes", disk},
                       {"temporary_disk_bytes", spill}, {"seconds", seconds}};
@@ -330,7 +330,7 @@ void register_generate(CLI::App& app, int& rc) {
       j["built_positions"] = built_positions;
       j["threads"] = opt.threads;
       j["metrics"] = metrics_name(opt.metrics);
-      j["compression"] = opt.compression == Compression::Small ? "small" : "fast";
+      j["compression"] = compression_name(opt.compression);
       if (on_ranks) j["ranks"] = cluster->size();
       std::cout << j.dump(2) << "\n";
     } else {

@@ -10,8 +10,8 @@
 // evictor's half is the membarrier(2) system call (MEMBARRIER_CMD_PRIVATE_EXPEDITED),
 // which runs a full memory barrier on every CPU running a thread of this
 // process before it returns.  Where the kernel refuses membarrier (old kernel,
-// seccomp filter) or under ThreadSanitizer (which does not model it), both
-// halves are seq_cst fences.
+// seccomp filter) both halves are seq_cst fences; under ThreadSanitizer
+// (which models neither) see kSeqCstEpochs below.
 #pragma once
 
 #include <atomic>

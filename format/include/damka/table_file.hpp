@@ -69,6 +69,7 @@ struct TableHeader {
 // compression time and twice the time of a DTW/DTC block miss when probing
 // (FORMAT.md 6).  Readers read both alike.
 enum class Compression : std::uint8_t { Fast, Small };
+constexpr std::string_view compression_name(Compression c) { return c == Compression::Small ? "small" : "fast"; }
 
 // A header with this build's defaults for the metric: WDL uses WdlRun with
 // 1024 positions per block; DTW and DTC use U16Planes with zstd (block size
