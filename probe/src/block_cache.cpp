@@ -258,9 +258,13 @@ void BlockCache::insert(BlockTable& table, std::uint64_t b, PackedBlock block) {
   sh.bytes += charge;
   sh.resident.push_back(cb.get());
   slot.store(cb.release(), kSeqCstEpochs ? std::memory_order_seq_cst : std::memory_order_release);
-  // Reclaiming costs a membarrier system call: batched, once the retired
-  // blocks weigh 1/16 of the shard's share.
-  if (sh.retired_bytes > sh.capacity / 16) reclaim(sh);
+  // Reclaiming costs a membarrier system call (~1.5 us): batched, once the
+  // retired blocks weigh 1/16 of the shard's share and number at least
+  // kMinReclaimBlocks (in a small cache 1/16 is a handful of blocks: a system
+  // call every few misses), or weigh 1/4 of the share whatever their number.
+  if (sh.retired_bytes > sh.capacity / 16 &&
+      (sh.retired.size() >= kMinReclaimBlocks || sh.retired_bytes > sh.capacity / 4))
+    reclaim(sh);
 }
 
 // Clears one block's pointer and retires it.

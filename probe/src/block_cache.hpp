@@ -19,8 +19,10 @@
 // frees it once every thread record is clear (0) or holds an epoch >= E
 // (those readers loaded the pointer after it was cleared).  Reclaims are
 // batched: a shard reclaims when its retired blocks weigh more than 1/16 of
-// its share of the capacity, so the cache holds at most that much more than
-// its capacity (plus blocks a slow reader still holds).
+// its share of the capacity and are at least 16 (or weigh more than 1/4 of
+// it), so the cache holds at most 1/16 more than its capacity, or 16 blocks
+// more where 16 blocks weigh more than that (small caches, up to 1/4), plus
+// blocks a slow reader still holds.
 //
 // Which block to evict: CLOCK (second chance), an approximation of LRU that
 // needs no list update on a hit.  Inserting and evicting (the miss path,
@@ -159,6 +161,7 @@ class BlockCache {
     c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
   static constexpr int kCounters = 64;
+  static constexpr std::size_t kMinReclaimBlocks = 16;
   static constexpr std::size_t kMaxShards = 16;
   static constexpr std::size_t kMinShardBytes = std::size_t{4} << 20;
 

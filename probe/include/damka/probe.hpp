@@ -37,7 +37,8 @@
 // evicting thread pays for the ordering with a membarrier(2) call, batched
 // over many evictions); a miss reads and decompresses its block without a
 // lock and takes a mutex (one of up to 16 shards') only to insert it.  The
-// cache may exceed cache_bytes by 1/16 (evicted blocks awaiting release).
+// cache may exceed cache_bytes by 1/16 (evicted blocks awaiting release;
+// in a cache so small that 1/16 is under 16 blocks, by 16 blocks, at most 1/4).
 // ProbeMode::Conditional never touches the disk (no block read, no file
 // opened): it answers NotCached instead.
 #pragma once
