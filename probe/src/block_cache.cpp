@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <new>
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -14,13 +15,10 @@ namespace damka::probe_detail {
 PackedBlock PackedBlock::pack(std::span<const std::uint16_t> codes, Kind kind) {
   PackedBlock b;
   const std::size_t n = codes.size();
-  b.kind_ = kind;
-  b.count_ = static_cast<std::uint32_t>(n);
   switch (kind) {
     case Kind::Bits2: {
-      b.nbytes_ = (n + 3) / 4;
-      b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(std::max<std::size_t>(b.nbytes_, 1));
-      std::uint8_t* out = b.bytes_.get();
+      b = allocate(kind, static_cast<std::uint32_t>(n), (n + 3) / 4);
+      std::uint8_t* out = b.data();
       const auto* in = reinterpret_cast<const unsigned char*>(codes.data());
       const std::size_t full = n / 4;
       std::size_t i = 0;
@@ -65,30 +63,30 @@ PackedBlock PackedBlock::pack(std::span<const std::uint16_t> codes, Kind kind) {
       break;
     }
     case Kind::U8: {
-      b.nbytes_ = n;
-      b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(std::max<std::size_t>(n, 1));
-      std::uint8_t* out = b.bytes_.get();
+      b = allocate(kind, static_cast<std::uint32_t>(n), n);
+      std::uint8_t* out = b.data();
       const std::uint16_t* in = codes.data();
       for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(in[i]);
       break;
     }
     case Kind::U16:
-      b.nbytes_ = 2 * n;
-      b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(std::max<std::size_t>(2 * n, 1));
-      std::memcpy(b.bytes_.get(), codes.data(), 2 * n);
+      b = allocate(kind, static_cast<std::uint32_t>(n), 2 * n);
+      std::memcpy(b.data(), codes.data(), 2 * n);
       break;
   }
   return b;
 }
 
-PackedBlock PackedBlock::bits2(std::uint32_t count) {
+PackedBlock PackedBlock::allocate(Kind kind, std::uint32_t count, std::size_t nbytes) {
   PackedBlock b;
-  b.kind_ = Kind::Bits2;
+  b.kind_ = kind;
   b.count_ = count;
-  b.nbytes_ = (std::size_t{count} + 3) / 4;
-  b.bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(std::max<std::size_t>(b.nbytes_, 1));
+  b.nbytes_ = nbytes;
+  b.buffer_ = std::make_unique_for_overwrite<std::uint8_t[]>(kPrefixBytes + nbytes);
   return b;
 }
+
+PackedBlock PackedBlock::bits2(std::uint32_t count) { return allocate(Kind::Bits2, count, (std::size_t{count} + 3) / 4); }
 
 namespace {
 
@@ -163,12 +161,29 @@ constexpr std::size_t kBlockOverhead = 96;
 
 }  // namespace
 
+// A cached block's bookkeeping, constructed in the prefix of its
+// PackedBlock's allocation; the codes follow at kPrefixBytes.
 struct CachedBlock {
-  PackedBlock data;
+  CachedBlock(PackedBlock::Kind k, std::size_t c) : kind(k), charge(c) {}
   std::atomic<std::uint8_t> referenced{1};
+  PackedBlock::Kind kind;
   std::atomic<CachedBlock*>* slot = nullptr;  // where the BlockTable points to it
-  std::size_t charge = 0;
+  std::size_t charge;
+  const std::uint8_t* codes() const { return reinterpret_cast<const std::uint8_t*>(this) + PackedBlock::kPrefixBytes; }
+
+  // Takes over a PackedBlock's allocation.
+  static CachedBlock* adopt(PackedBlock block, std::size_t charge) {
+    const PackedBlock::Kind kind = block.kind();
+    std::uint8_t* mem = block.release().release();
+    return new (mem) CachedBlock(kind, charge);
+  }
+  static void destroy(CachedBlock* b) {
+    b->~CachedBlock();
+    delete[] reinterpret_cast<std::uint8_t*>(b);
+  }
 };
+static_assert(sizeof(CachedBlock) <= PackedBlock::kPrefixBytes);
+static_assert(alignof(CachedBlock) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
 
 // ---- BlockTable -----------------------------------------------------------
 
@@ -205,8 +220,8 @@ BlockCache::BlockCache(std::size_t capacity_bytes)
 BlockCache::~BlockCache() {
   // No reader may be inside this cache any more (the Tablebase is going).
   for (std::size_t i = 0; i < num_shards_; ++i) {
-    for (CachedBlock* b : shards_[i].resident) delete b;
-    for (const Retired& r : shards_[i].retired) delete r.block;
+    for (CachedBlock* b : shards_[i].resident) CachedBlock::destroy(b);
+    for (const Retired& r : shards_[i].retired) CachedBlock::destroy(r.block);
   }
 }
 
@@ -229,7 +244,7 @@ bool BlockCache::lookup(const BlockTable& table, std::uint64_t b, std::uint32_t 
     fence_.light();
     CachedBlock* block = slot->load(kLoad);
     if (block != nullptr) {
-      *code = block->data.get(index);
+      *code = PackedBlock::get(block->kind, block->codes(), index);
       if (block->referenced.load(std::memory_order_relaxed) == 0)
         block->referenced.store(1, std::memory_order_relaxed);
       rec->epoch.store(0, std::memory_order_release);
@@ -246,9 +261,8 @@ void BlockCache::insert(BlockTable& table, std::uint64_t b, PackedBlock block) {
   Shard& sh = shard_of(table, b);
   const std::size_t charge = block.bytes() + kBlockOverhead;
   if (charge > sh.capacity) return;
-  auto cb = std::make_unique<CachedBlock>();
-  cb->data = std::move(block);
-  cb->charge = charge;
+  std::unique_ptr<CachedBlock, void (*)(CachedBlock*)> cb(CachedBlock::adopt(std::move(block), charge),
+                                                          &CachedBlock::destroy);
   std::lock_guard lock(sh.mu);
   // Block b's pointer is set and cleared only under its shard's mutex.
   std::atomic<CachedBlock*>& slot = table.slot(b);
@@ -300,7 +314,7 @@ void BlockCache::reclaim(Shard& sh) {
   for (const Retired& r : sh.retired) {
     if (r.epoch <= active) {
       sh.retired_bytes -= r.block->charge;
-      delete r.block;
+      CachedBlock::destroy(r.block);
     } else {
       sh.retired[kept++] = r;
     }

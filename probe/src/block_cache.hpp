@@ -46,9 +46,15 @@
 
 namespace damka::probe_detail {
 
+// A block's codes in their smallest form.  The bytes live behind a prefix
+// of kPrefixBytes in the same allocation: when the cache takes the block it
+// puts its bookkeeping (CachedBlock) in that prefix, so a cached probe finds
+// the codes at a fixed offset from the block pointer (no second pointer to
+// chase, and the two cache lines load in parallel).
 class PackedBlock {
  public:
   enum class Kind : std::uint8_t { Bits2, U8, U16 };
+  static constexpr std::size_t kPrefixBytes = 64;
   PackedBlock() = default;
   // The smallest kind holding codes up to max_code.
   static Kind kind_for(std::uint16_t max_code) {
@@ -59,11 +65,11 @@ class PackedBlock {
   // A Bits2 block of `count` codes whose bytes ((count + 3) / 4, at data())
   // the caller fills (TableReader::read_block_packed).
   static PackedBlock bits2(std::uint32_t count);
-  std::uint8_t* data() { return bytes_.get(); }
+  std::uint8_t* data() { return buffer_.get() + kPrefixBytes; }
 
-  std::uint16_t get(std::uint32_t i) const {
-    const std::uint8_t* p = bytes_.get();
-    switch (kind_) {
+  // Code i of codes stored as `kind` at p.
+  static std::uint16_t get(Kind kind, const std::uint8_t* p, std::uint32_t i) {
+    switch (kind) {
       case Kind::Bits2: return (p[i >> 2] >> (2 * (i & 3))) & 3;
       case Kind::U8: return p[i];
       case Kind::U16: {
@@ -74,14 +80,19 @@ class PackedBlock {
     }
     return 0;
   }
+  std::uint16_t get(std::uint32_t i) const { return get(kind_, buffer_.get() + kPrefixBytes, i); }
   std::uint32_t size() const { return count_; }
   std::size_t bytes() const { return nbytes_; }
+  Kind kind() const { return kind_; }
+  // The whole allocation (prefix, then the bytes), handed over to the cache.
+  std::unique_ptr<std::uint8_t[]> release() { return std::move(buffer_); }
 
  private:
+  static PackedBlock allocate(Kind kind, std::uint32_t count, std::size_t nbytes);
   Kind kind_ = Kind::U8;
   std::uint32_t count_ = 0;
   std::size_t nbytes_ = 0;
-  std::unique_ptr<std::uint8_t[]> bytes_;
+  std::unique_ptr<std::uint8_t[]> buffer_;
 };
 
 struct CachedBlock;
