@@ -122,7 +122,11 @@ int constant_code(std::span<const std::uint16_t> codes) {
 }
 
 bool RunCode::init(std::span<const std::uint8_t, kCodebookSize> all) {
-  table_.assign(std::size_t{kContexts} << kMaxCodeLength, 0);
+  static_assert(kContexts * (1 << kMaxCodeLength) <= kLong);
+  first_.assign(std::size_t{kContexts} << kFirstBits, 0);
+  second_.clear();
+  code_ = {};
+  length_ = {};
   for (int c = 0; c < kContexts; ++c) {
     const std::span<const std::uint8_t> lengths = all.subspan(256 * static_cast<std::size_t>(c), 256);
     std::array<int, 256> order;
@@ -130,7 +134,7 @@ bool RunCode::init(std::span<const std::uint8_t, kCodebookSize> all) {
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lengths[a] < lengths[b]; });
     std::uint32_t code = 0;
     int prev = 0;
-    std::uint16_t* table = table_.data() + (std::size_t{static_cast<unsigned>(c)} << kMaxCodeLength);
+    std::uint16_t* first = first_.data() + (std::size_t{static_cast<unsigned>(c)} << kFirstBits);
     for (int s : order) {
       const int l = lengths[s];
       if (l == 0) continue;
@@ -143,7 +147,19 @@ bool RunCode::init(std::span<const std::uint8_t, kCodebookSize> all) {
       code_[c][s] = static_cast<std::uint16_t>(rev);
       length_[c][s] = static_cast<std::uint8_t>(l);
       const auto entry = static_cast<std::uint16_t>(s | (l << 8) | (next_context(static_cast<unsigned>(s)) << 12));
-      for (std::uint32_t hi = 0; hi < (1u << (kMaxCodeLength - l)); ++hi) table[rev | (hi << l)] = entry;
+      if (l <= kFirstBits) {
+        for (std::uint32_t hi = 0; hi < (1u << (kFirstBits - l)); ++hi) first[rev | (hi << l)] = entry;
+      } else {  // the second level: kSecond entries per first kFirstBits bits
+        std::uint16_t& link = first[rev & ((1u << kFirstBits) - 1)];
+        if (link != 0 && (link & kLong) == 0) return false;  // a shorter code's bits (not a prefix code)
+        if (link == 0) {
+          link = static_cast<std::uint16_t>(kLong | second_.size());
+          second_.resize(second_.size() + kSecond, 0);
+        }
+        std::uint16_t* sub = second_.data() + (link & ~kLong);
+        const std::uint32_t rest = rev >> kFirstBits;
+        for (std::uint32_t hi = 0; hi < (1u << (kMaxCodeLength - l)); ++hi) sub[rest | (hi << (l - kFirstBits))] = entry;
+      }
       ++code;
     }
   }
@@ -175,8 +191,8 @@ bool RunCode::decode_packed(std::span<const unsigned char> bytes, std::uint64_t 
   const std::uint64_t total_bits = 8 * nbytes;
   std::uint64_t used = 0;  // bits consumed
   std::uint64_t at = 0;    // codes decoded
-  std::uint32_t ctx = 0;   // the context, shifted to index table_
-  constexpr std::uint32_t kMask = (1u << kMaxCodeLength) - 1;
+  std::uint32_t ctx = 0;   // the context, shifted to index first_
+  constexpr std::uint32_t kFirstMask = (1u << kFirstBits) - 1;
   // The last (up to) 8 bytes again, followed by zeros: 8-byte loads near the end.
   unsigned char tail[16] = {};
   const std::uint64_t tail_start = nbytes >= 8 ? nbytes - 8 : 0;
@@ -186,10 +202,12 @@ bool RunCode::decode_packed(std::span<const unsigned char> bytes, std::uint64_t 
     const std::uint64_t byte = used >> 3;  // <= nbytes
     std::memcpy(&window, byte + 8 <= nbytes ? p + byte : tail + (byte - tail_start), 8);
     if constexpr (std::endian::native == std::endian::big) window = __builtin_bswap64(window);
-    const std::uint16_t e = table_[ctx | ((window >> (used & 7)) & kMask)];
+    const std::uint64_t peek = window >> (used & 7);
+    std::uint16_t e = first_[ctx | (peek & kFirstMask)];
+    if (e & kLong) e = second_[(e & ~kLong) | ((peek >> kFirstBits) & (kSecond - 1))];
     if (e == 0) return false;
     used += (e >> 8) & 15;
-    ctx = static_cast<std::uint32_t>(e >> 12) << kMaxCodeLength;
+    ctx = static_cast<std::uint32_t>(e >> 12) << kFirstBits;
     if (used > total_bits) return false;
     const unsigned s = e & 0xFF;
     if (s < kLiteralSymbols) {

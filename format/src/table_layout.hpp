@@ -147,9 +147,15 @@ class RunCode {
  private:
   std::array<std::array<std::uint16_t, 256>, kContexts> code_{};  // bit-reversed codes
   std::array<std::array<std::uint8_t, 256>, kContexts> length_{};
-  // (context << kMaxCodeLength | peek of kMaxCodeLength bits) ->
-  // symbol | length << 8 | next context << 12; 0 = bad
-  std::vector<std::uint16_t> table_;
+  // Two-level decoding tables, small enough for the L1 cache (6 x 2 KiB
+  // for codes of up to kFirstBits bits, the usual ones).  first_[context <<
+  // kFirstBits | next kFirstBits bits]: symbol | length << 8 | next context
+  // << 12, or kLong | i for a longer code: then second_[i | the following
+  // kMaxCodeLength - kFirstBits bits] is that entry.  0 = no symbol (bad data).
+  static constexpr int kFirstBits = 10;
+  static constexpr std::uint32_t kSecond = 1u << (kMaxCodeLength - kFirstBits);
+  static constexpr std::uint16_t kLong = 0x8000;
+  std::vector<std::uint16_t> first_, second_;
 };
 
 // Test and fuzzing aid: recomputes every checksum of a (possibly damaged)
