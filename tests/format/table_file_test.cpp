@@ -405,6 +405,15 @@ TEST(TableFile, RefusesBadBlockFieldsAndCodebooks) {
   expect_refused(bad, "longer than its positions allow");
   with_field(1, 0);  // data block turned constant: its bytes are left over
   expect_refused(bad, "do not add up");
+  // The bits after the last field (30 blocks x 9 bits = 270: bits 270, 271 of the last byte).
+  ASSERT_EQ(nb * bits % 8, 6u);
+  {
+    Bytes x = full;
+    x[table + nb * bits / 8] |= 0x80;
+    table_layout::repair_checksums(x);
+    write_bytes(bad, x);
+    expect_refused(bad, "padding bits of the block table");
+  }
   // Codebook: context 3 over-subscribed; symbol 255 given a length in
   // context 5 (after a run of 2: unused in this table of codes 0 and 1,
   // so its lengths were all 0 and the code is otherwise valid).

@@ -185,7 +185,7 @@ class TableReader {
   // first time the group is read (once per reader), then that the block
   // decodes to exactly its codes, each in range.  Cost (file in the page
   // cache, group checked): one pread (or copy from the map) of the block's
-  // bytes (WdlRun: about 1024 / 36 bytes) and its decoding.
+  // bytes (WdlRun: about 1024 / 40 bytes; none for a constant block) and its decoding.
   Status read_block(std::uint64_t b, std::vector<std::uint16_t>& codes_out) const;
   // For WDL tables (max code <= 2, any encoding): block b as 2-bit codes,
   // 4 per byte, low bits first ((block_positions(b) + 3) / 4 bytes written
