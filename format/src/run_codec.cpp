@@ -100,39 +100,80 @@ std::array<std::uint8_t, 256> code_lengths(const std::array<std::uint64_t, 256>&
   }
 }
 
-bool RunCode::init(std::span<const std::uint8_t, 256> lengths) {
-  std::array<int, 256> order;
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lengths[a] < lengths[b]; });
-  std::uint32_t code = 0;
-  int prev = 0;
-  bool any = false;
-  table_.assign(std::size_t{1} << kMaxCodeLength, 0);
-  for (int s : order) {
-    const int l = lengths[s];
-    if (l == 0) continue;
-    if (l > kMaxCodeLength) return false;
-    code <<= (l - prev);
-    prev = l;
-    if (code >= (1u << l)) return false;  // over-subscribed
-    std::uint32_t rev = 0;
-    for (int b = 0; b < l; ++b) rev |= ((code >> b) & 1u) << (l - 1 - b);
-    code_[s] = static_cast<std::uint16_t>(rev);
-    length_[s] = static_cast<std::uint8_t>(l);
-    for (std::uint32_t hi = 0; hi < (1u << (kMaxCodeLength - l)); ++hi)
-      table_[rev | (hi << l)] = static_cast<std::uint16_t>(s | (l << 8));
-    any = true;
-    ++code;
+CodeLengths context_code_lengths(const SymbolCounts& counts) {
+  CodeLengths out{};
+  for (int c = 0; c < kContexts; ++c) {
+    const std::array<std::uint8_t, 256> len = code_lengths(counts[c]);
+    std::copy(len.begin(), len.end(), out.begin() + 256 * c);
   }
-  return any;
+  return out;
+}
+
+int constant_code(std::span<const std::uint16_t> codes) {
+  unsigned seen = 0;  // bit v: code v given
+  for (std::uint16_t c : codes)
+    if (c != kDontCareCode) seen |= 1u << (c & 15);
+  switch (seen) {
+    case 0: case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    default: return -1;
+  }
+}
+
+bool RunCode::init(std::span<const std::uint8_t, kCodebookSize> all) {
+  static_assert(kContexts * (1 << kMaxCodeLength) <= kLong);
+  first_.assign(std::size_t{kContexts} << kFirstBits, 0);
+  second_.clear();
+  code_ = {};
+  length_ = {};
+  for (int c = 0; c < kContexts; ++c) {
+    const std::span<const std::uint8_t> lengths = all.subspan(256 * static_cast<std::size_t>(c), 256);
+    std::array<int, 256> order;
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lengths[a] < lengths[b]; });
+    std::uint32_t code = 0;
+    int prev = 0;
+    std::uint16_t* first = first_.data() + (std::size_t{static_cast<unsigned>(c)} << kFirstBits);
+    for (int s : order) {
+      const int l = lengths[s];
+      if (l == 0) continue;
+      if (l > kMaxCodeLength || s == 255) return false;
+      code <<= (l - prev);
+      prev = l;
+      if (code >= (1u << l)) return false;  // over-subscribed
+      std::uint32_t rev = 0;
+      for (int b = 0; b < l; ++b) rev |= ((code >> b) & 1u) << (l - 1 - b);
+      code_[c][s] = static_cast<std::uint16_t>(rev);
+      length_[c][s] = static_cast<std::uint8_t>(l);
+      const auto entry = static_cast<std::uint16_t>(s | (l << 8) | (next_context(static_cast<unsigned>(s)) << 12));
+      if (l <= kFirstBits) {
+        for (std::uint32_t hi = 0; hi < (1u << (kFirstBits - l)); ++hi) first[rev | (hi << l)] = entry;
+      } else {  // the second level: kSecond entries per first kFirstBits bits
+        std::uint16_t& link = first[rev & ((1u << kFirstBits) - 1)];
+        if (link != 0 && (link & kLong) == 0) return false;  // a shorter code's bits (not a prefix code)
+        if (link == 0) {
+          link = static_cast<std::uint16_t>(kLong | second_.size());
+          second_.resize(second_.size() + kSecond, 0);
+        }
+        std::uint16_t* sub = second_.data() + (link & ~kLong);
+        const std::uint32_t rest = rev >> kFirstBits;
+        for (std::uint32_t hi = 0; hi < (1u << (kMaxCodeLength - l)); ++hi) sub[rest | (hi << (l - kFirstBits))] = entry;
+      }
+      ++code;
+    }
+  }
+  return true;
 }
 
 void RunCode::encode(std::span<const unsigned char> symbols, std::vector<unsigned char>& out) const {
   std::uint64_t acc = 0;
   int bits = 0;
+  int ctx = 0;
   for (unsigned char s : symbols) {
-    acc |= std::uint64_t{code_[s]} << bits;
-    bits += length_[s];
+    acc |= std::uint64_t{code_[ctx][s]} << bits;
+    bits += length_[ctx][s];
+    ctx = next_context(s);
     while (bits >= 8) {
       out.push_back(static_cast<unsigned char>(acc));
       acc >>= 8;
@@ -150,7 +191,8 @@ bool RunCode::decode_packed(std::span<const unsigned char> bytes, std::uint64_t 
   const std::uint64_t total_bits = 8 * nbytes;
   std::uint64_t used = 0;  // bits consumed
   std::uint64_t at = 0;    // codes decoded
-  constexpr std::uint32_t kMask = (1u << kMaxCodeLength) - 1;
+  std::uint32_t ctx = 0;   // the context, shifted to index first_
+  constexpr std::uint32_t kFirstMask = (1u << kFirstBits) - 1;
   // The last (up to) 8 bytes again, followed by zeros: 8-byte loads near the end.
   unsigned char tail[16] = {};
   const std::uint64_t tail_start = nbytes >= 8 ? nbytes - 8 : 0;
@@ -160,9 +202,12 @@ bool RunCode::decode_packed(std::span<const unsigned char> bytes, std::uint64_t 
     const std::uint64_t byte = used >> 3;  // <= nbytes
     std::memcpy(&window, byte + 8 <= nbytes ? p + byte : tail + (byte - tail_start), 8);
     if constexpr (std::endian::native == std::endian::big) window = __builtin_bswap64(window);
-    const std::uint16_t e = table_[(window >> (used & 7)) & kMask];
+    const std::uint64_t peek = window >> (used & 7);
+    std::uint16_t e = first_[ctx | (peek & kFirstMask)];
+    if (e & kLong) e = second_[(e & ~kLong) | ((peek >> kFirstBits) & (kSecond - 1))];
     if (e == 0) return false;
-    used += e >> 8;
+    used += (e >> 8) & 15;
+    ctx = static_cast<std::uint32_t>(e >> 12) << kFirstBits;
     if (used > total_bits) return false;
     const unsigned s = e & 0xFF;
     if (s < kLiteralSymbols) {
@@ -176,7 +221,6 @@ bool RunCode::decode_packed(std::span<const unsigned char> bytes, std::uint64_t 
       at += 4;
       continue;
     }
-    if (s == 255) return false;
     const RunInfo& ri = kRuns.info[s - kLiteralSymbols];
     const unsigned v = ri.value;
     std::uint64_t len = ri.length;

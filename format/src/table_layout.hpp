@@ -17,25 +17,51 @@ inline constexpr std::array<unsigned char, 8> kEndMagic = {'D', 'M', 'K', 'E', '
 inline constexpr std::uint64_t kTrailerSize = 16;     // u64 file checksum, end magic
 inline constexpr std::uint32_t kGroupBlocks = 64;     // blocks per checksum group
 inline constexpr std::uint64_t kGroupEntrySize = 16;  // u64 base offset, u64 XXH3 of the group's bytes
-inline constexpr std::uint64_t kCodebookSize = 256;   // wdlrun: one code length per symbol
-// wdlrun blocks of at most this many positions have u16 block entries: a
-// block takes at most ceil(n/4) symbols of at most 12 bits (768 bytes for
-// 2048 positions), so a group of 64 spans less than 64 KiB (FORMAT.md 3.2).
-inline constexpr std::uint32_t kShortEntryMaxBlock = 2048;
+// wdlrun: symbols are coded with one Huffman code per context, the context
+// being what the symbol before it in the block was (FORMAT.md 3.4).
+inline constexpr int kContexts = 6;
+inline constexpr std::uint64_t kCodebookSize = 256 * kContexts;  // wdlrun: one code length per context and symbol
 
 constexpr std::uint64_t num_groups(std::uint64_t nb) { return (nb + kGroupBlocks - 1) / kGroupBlocks; }
 constexpr std::uint64_t codebook_bytes(ValueEncoding e) { return e == ValueEncoding::WdlRun ? kCodebookSize : 0; }
-// Bytes of one block-table entry (the offset of a block from its group's
-// base): 2 for wdlrun with blocks of at most kShortEntryMaxBlock positions, else 4.
-constexpr int block_entry_bytes(ValueEncoding e, std::uint32_t block_size) {
-  return e == ValueEncoding::WdlRun && block_size <= kShortEntryMaxBlock ? 2 : 4;
+// The most bytes a wdlrun block of n positions can take: ceil(n/4) symbols
+// of at most 12 bits.
+constexpr std::uint64_t max_run_block_bytes(std::uint64_t n) { return ((n + 3) / 4 * 12 + 7) / 8; }
+// Bits of one block-table entry (FORMAT.md 3.2).  wdlrun: a block's field
+// (0..2 a constant block of that code, f >= 3 a block of f - 2 bytes), as
+// few bits as hold max_run_block_bytes(block_size) + 2 (9 for 1024).  The
+// zstd encodings: 32, the offset of the block from its group's first.
+constexpr int block_entry_bits(ValueEncoding e, std::uint32_t block_size) {
+  if (e != ValueEncoding::WdlRun) return 32;
+  int w = 1;
+  while ((std::uint64_t{1} << w) <= max_run_block_bytes(block_size) + 2) ++w;
+  return w;
+}
+constexpr std::uint64_t block_table_bytes(ValueEncoding e, std::uint32_t block_size, std::uint64_t nb) {
+  return (nb * static_cast<std::uint64_t>(block_entry_bits(e, block_size)) + 7) / 8;
 }
 // The index: codebook, group table (groups + 1 end offset), block table.
 constexpr std::uint64_t index_bytes(ValueEncoding e, std::uint32_t block_size, std::uint64_t nb) {
-  return codebook_bytes(e) + num_groups(nb) * kGroupEntrySize + 8 + nb * block_entry_bytes(e, block_size);
+  return codebook_bytes(e) + num_groups(nb) * kGroupEntrySize + 8 + block_table_bytes(e, block_size, nb);
 }
 constexpr std::uint64_t data_start(ValueEncoding e, std::uint32_t block_size, std::uint64_t nb) {
   return kTableHeaderSize + index_bytes(e, block_size, nb);
+}
+
+// Field b of `bits` bits (<= 32) of a little-endian bit array (LSB first),
+// and writing one into a zeroed array.
+inline std::uint32_t get_bits(const unsigned char* p, std::uint64_t b, int bits) {
+  const std::uint64_t at = b * static_cast<std::uint64_t>(bits);
+  std::uint64_t v = 0;
+  const int nbytes = static_cast<int>(((at & 7) + static_cast<std::uint64_t>(bits) + 7) / 8);
+  for (int i = 0; i < nbytes; ++i) v |= std::uint64_t{p[at / 8 + static_cast<std::uint64_t>(i)]} << (8 * i);
+  return static_cast<std::uint32_t>((v >> (at & 7)) & ((std::uint64_t{1} << bits) - 1));
+}
+inline void put_bits(unsigned char* p, std::uint64_t b, int bits, std::uint32_t value) {
+  const std::uint64_t at = b * static_cast<std::uint64_t>(bits);
+  const std::uint64_t v = std::uint64_t{value} << (at & 7);
+  const int nbytes = static_cast<int>(((at & 7) + static_cast<std::uint64_t>(bits) + 7) / 8);
+  for (int i = 0; i < nbytes; ++i) p[at / 8 + static_cast<std::uint64_t>(i)] |= static_cast<unsigned char>(v >> (8 * i));
 }
 
 inline void put_le(unsigned char* p, std::uint64_t v, int bytes) {
@@ -76,6 +102,15 @@ inline constexpr int kLiteralSymbols = 81;
 inline constexpr int kRunClasses = 58;
 inline constexpr int kMaxCodeLength = 12;  // Huffman code lengths are 1..12
 extern const std::array<std::uint32_t, kRunClasses> kRunLength;
+// The context of the symbol after symbol s (FORMAT.md 3.4): after a literal
+// its last code c3 (0..2), after a run of v 3 + v.  A block's first symbol
+// has context 0.
+constexpr int next_context(unsigned s) {
+  return s < static_cast<unsigned>(kLiteralSymbols) ? static_cast<int>(s / 27)
+                                                    : 3 + static_cast<int>((s - kLiteralSymbols) / kRunClasses) % 3;
+}
+using SymbolCounts = std::array<std::array<std::uint64_t, 256>, kContexts>;
+using CodeLengths = std::array<std::uint8_t, kCodebookSize>;  // context c's lengths at 256 c
 
 // The symbols of one block of WDL codes (0..2, or kDontCareCode), appended
 // to out (run_parse.cpp, FORMAT.md 3.5): the parse of least cost under a
@@ -83,17 +118,25 @@ extern const std::array<std::uint32_t, kRunClasses> kRunLength;
 // that parse gives it, at most the block's largest given code.  Deterministic.  Cost: O(n) with about 50 steps per
 // code; memory 5 bytes per code (thread-local, reused).
 void run_symbols(std::span<const std::uint16_t> codes, std::vector<unsigned char>& out);
+// The code of a constant wdlrun block (FORMAT.md 3.2): 0..2 when every given
+// code of the block is that code (or none is given: 0), else -1.  O(n).
+int constant_code(std::span<const std::uint16_t> codes);
 // Huffman code lengths (0 = symbol unused, else 1..kMaxCodeLength) for the
 // symbol counts; deterministic.
 std::array<std::uint8_t, 256> code_lengths(const std::array<std::uint64_t, 256>& counts);
+// The codebook: code_lengths of each context's counts.
+CodeLengths context_code_lengths(const SymbolCounts& counts);
 
-// A canonical Huffman code (FORMAT.md 3.4) from its code lengths.
+// The canonical Huffman codes of the contexts (FORMAT.md 3.4) from their
+// code lengths.
 class RunCode {
  public:
-  // False when the lengths are not a valid prefix code (over-subscribed,
-  // length above kMaxCodeLength, or no symbol).
-  bool init(std::span<const std::uint8_t, 256> lengths);
-  // Appends the bits of `symbols` (LSB-first), padded to a byte with zeros.
+  // False when the lengths of a context are not a valid prefix code
+  // (over-subscribed or a length above kMaxCodeLength).  A context whose
+  // lengths are all 0 has no symbol: a block that needs one is refused.
+  bool init(std::span<const std::uint8_t, kCodebookSize> lengths);
+  // Appends the bits of one block's `symbols` (LSB-first, each in its
+  // context), padded to a byte with zeros.
   void encode(std::span<const unsigned char> symbols, std::vector<unsigned char>& out) const;
   // Decodes a block of n codes to 2-bit packed codes (wdl2 layout,
   // (n+3)/4 bytes, written over).  False when the bytes are not exactly
@@ -102,9 +145,17 @@ class RunCode {
   bool decode_packed(std::span<const unsigned char> bytes, std::uint64_t n, unsigned char* packed) const;
 
  private:
-  std::array<std::uint16_t, 256> code_{};      // bit-reversed codes
-  std::array<std::uint8_t, 256> length_{};
-  std::vector<std::uint16_t> table_;           // peek of kMaxCodeLength bits -> symbol | length << 8; 0 = bad
+  std::array<std::array<std::uint16_t, 256>, kContexts> code_{};  // bit-reversed codes
+  std::array<std::array<std::uint8_t, 256>, kContexts> length_{};
+  // Two-level decoding tables, small enough for the L1 cache (6 x 2 KiB
+  // for codes of up to kFirstBits bits, the usual ones).  first_[context <<
+  // kFirstBits | next kFirstBits bits]: symbol | length << 8 | next context
+  // << 12, or kLong | i for a longer code: then second_[i | the following
+  // kMaxCodeLength - kFirstBits bits] is that entry.  0 = no symbol (bad data).
+  static constexpr int kFirstBits = 10;
+  static constexpr std::uint32_t kSecond = 1u << (kMaxCodeLength - kFirstBits);
+  static constexpr std::uint16_t kLong = 0x8000;
+  std::vector<std::uint16_t> first_, second_;
 };
 
 // Test and fuzzing aid: recomputes every checksum of a (possibly damaged)

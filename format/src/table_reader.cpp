@@ -119,7 +119,7 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
     return r->error("index checksum mismatch (corrupted)", ErrorCode::Corrupt);
   if (h.encoding == ValueEncoding::WdlRun) {
     auto code = std::make_shared<RunCode>();
-    if (!code->init(std::span<const std::uint8_t, 256>(index.data(), 256)))
+    if (!code->init(std::span<const std::uint8_t, kCodebookSize>(index.data(), kCodebookSize)))
       return r->error("bad Huffman code lengths in the codebook (corrupted)", ErrorCode::Corrupt);
     r->code_ = std::move(code);
   }
@@ -134,16 +134,38 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
     r->group_checksum_[g] = get_le(groups + g * kGroupEntrySize + 8, 8);
   }
   r->group_base_[ng] = get_le(groups + ng * kGroupEntrySize, 8);
-  const int entry = block_entry_bytes(h.encoding, h.block_size);
-  for (std::uint64_t b = 0; b < h.num_blocks; ++b)
-    r->block_rel_[b] = static_cast<std::uint32_t>(get_le(blocks + b * entry, entry));
+  const int bits = block_entry_bits(h.encoding, h.block_size);
+  const bool run = h.encoding == ValueEncoding::WdlRun;
   if (r->group_base_.front() != data_start(h.encoding, h.block_size, h.num_blocks) || r->group_base_.back() != h.file_size - kTrailerSize)
     return r->error("index does not span the data section (corrupted)", ErrorCode::Corrupt);
+  if (run) r->block_constant_.assign(h.num_blocks, -1);
+  if (const std::uint64_t used = h.num_blocks * static_cast<std::uint64_t>(bits); used % 8 != 0 && (blocks[used / 8] >> (used % 8)) != 0)
+    return r->error("index: padding bits of the block table set (corrupted)", ErrorCode::Corrupt);
   for (std::uint64_t g = 0; g < ng; ++g) {
     const std::uint64_t first = g * kGroupBlocks, last = std::min<std::uint64_t>(first + kGroupBlocks, h.num_blocks);
-    const std::uint64_t span = r->group_base_[g + 1] - r->group_base_[g];
-    if (r->group_base_[g + 1] <= r->group_base_[g] || r->block_rel_[first] != 0)
+    // wdlrun groups may be empty (all blocks constant); others hold >= 1 byte a block.
+    if (r->group_base_[g + 1] < r->group_base_[g] + (run ? 0 : 1))
       return r->error("index: group offsets out of order (corrupted)", ErrorCode::Corrupt);
+    const std::uint64_t span = r->group_base_[g + 1] - r->group_base_[g];
+    if (run) {  // fields: 0..2 a constant block of that code, f >= 3 a block of f - 2 bytes
+      std::uint64_t at = 0;
+      for (std::uint64_t b = first; b < last; ++b) {
+        const std::uint32_t f = get_bits(blocks, b, bits);
+        r->block_rel_[b] = static_cast<std::uint32_t>(at);
+        if (f < 3) {
+          if (f > h.max_code) return r->error("index: constant block above the max code (corrupted)", ErrorCode::Corrupt);
+          r->block_constant_[b] = static_cast<std::int8_t>(f);
+          continue;
+        }
+        if (f - 2 > max_run_block_bytes(h.block_size))
+          return r->error("index: block longer than its positions allow (corrupted)", ErrorCode::Corrupt);
+        at += f - 2;
+      }
+      if (at != span) return r->error("index: block sizes do not add up to their group's (corrupted)", ErrorCode::Corrupt);
+      continue;
+    }
+    for (std::uint64_t b = first; b < last; ++b) r->block_rel_[b] = get_bits(blocks, b, bits);
+    if (r->block_rel_[first] != 0) return r->error("index: group offsets out of order (corrupted)", ErrorCode::Corrupt);
     for (std::uint64_t b = first + 1; b < last; ++b)
       if (r->block_rel_[b] <= r->block_rel_[b - 1] || r->block_rel_[b] >= span)
         return r->error("index: block offsets out of order (corrupted)", ErrorCode::Corrupt);
@@ -237,6 +259,11 @@ Status TableReader::read_block_packed(std::uint64_t b, unsigned char* packed) co
   const std::uint64_t n = b < header_.num_blocks ? block_positions(b) : 0;
   const std::uint64_t out_bytes = (n + 3) / 4;
   if (header_.encoding == ValueEncoding::WdlRun) {
+    if (n != 0 && block_constant_[b] >= 0) {  // no bytes; its code checked against max code on open
+      std::memset(packed, 0x55 * block_constant_[b], out_bytes);
+      if (n % 4 != 0) packed[out_bytes - 1] &= static_cast<unsigned char>((1u << (2 * (n % 4))) - 1);
+      return {};
+    }
     thread_local Bytes stored;
     if (Status s = read_stored(b, stored); !s.ok()) return s;
     if (!run_code(code_).decode_packed(stored, n, packed))

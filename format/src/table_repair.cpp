@@ -17,7 +17,7 @@ void repair_checksums(std::vector<unsigned char>& f) {
     for (std::uint64_t g = 0; g < ng; ++g) {
       const std::uint64_t from = get_le(groups + g * kGroupEntrySize, 8);
       const std::uint64_t to = get_le(groups + (g + 1) * kGroupEntrySize, 8);  // the next base or the end offset
-      if (from >= start && from < to && to <= end) put_le(groups + g * kGroupEntrySize + 8, XXH3_64bits(&f[from], to - from), 8);
+      if (from >= start && from <= to && to <= end) put_le(groups + g * kGroupEntrySize + 8, XXH3_64bits(f.data() + from, to - from), 8);
     }
     put_le(&f[64], XXH3_64bits(&f[kTableHeaderSize], index_bytes(enc, bs, nb)), 8);
   }

@@ -83,7 +83,9 @@ struct TableBuilder::Impl {
   std::uint64_t sym_offset = 0;        // where the next symbols go (scratch file)
   std::vector<std::uint64_t> offsets;  // of each block in the table file
   std::vector<std::uint32_t> sym_bytes;  // WdlRun: symbols of each block
-  std::array<std::uint64_t, 256> sym_counts{};
+  std::vector<std::int8_t> constant;     // WdlRun: each block's constant code (0..2), or -1
+  std::vector<std::int8_t> batch_constant;  // the same for one batch
+  table_layout::SymbolCounts sym_counts{};  // WdlRun: per context
   std::vector<std::uint64_t> group_sums;
   XXH3_state_t* group_state = nullptr;  // XXH3 of the current group's bytes
   std::vector<Bytes> encoded;          // one batch
@@ -128,6 +130,7 @@ struct TableBuilder::Impl {
     const std::uint64_t nb = last ? (pending.size() + bs - 1) / bs : pending.size() / bs;
     if (nb == 0) return {};
     encoded.assign(nb, {});
+    batch_constant.assign(nb, -1);
     std::atomic<bool> bad{false};
     std::string problem;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
@@ -145,8 +148,9 @@ struct TableBuilder::Impl {
       std::size_t got = 0;
       try {  // an exception must not leave a parallel region
         const std::span<const std::uint16_t> given(pending.data() + first, n);
-        if (run_coded()) {  // the parse chooses the don't-care values (FORMAT.md 3.5)
-          run_symbols(given, out);
+        if (run_coded()) {  // a constant block, or the parse (it chooses the don't-care values, FORMAT.md 3.5)
+          batch_constant[b] = static_cast<std::int8_t>(constant_code(given));
+          if (batch_constant[b] < 0) run_symbols(given, out);
           continue;
         }
         std::vector<std::uint16_t> codes(given.begin(), given.end());
@@ -167,12 +171,18 @@ struct TableBuilder::Impl {
       out.resize(got);
     }
     if (bad) return fail("encoding failed: " + problem);
-    for (const Bytes& b : encoded) {
+    for (std::size_t i = 0; i < encoded.size(); ++i) {
+      const Bytes& b = encoded[i];
       if (run_coded()) {
         if (Status s = write_all(sym_fd, b.data(), b.size(), sym_offset); !s.ok()) return fail(s.message());
         sym_offset += b.size();
         sym_bytes.push_back(static_cast<std::uint32_t>(b.size()));
-        for (unsigned char x : b) ++sym_counts[x];
+        constant.push_back(batch_constant[i]);
+        int ctx = 0;
+        for (unsigned char x : b) {
+          ++sym_counts[ctx][x];
+          ctx = next_context(x);
+        }
       } else if (Status s = append_block(b); !s.ok()) {
         return s;
       }
@@ -183,11 +193,12 @@ struct TableBuilder::Impl {
     return {};
   }
 
-  // WdlRun: codes every block's symbols with the file's Huffman code and
-  // appends them to the table file; `lengths` receives the code lengths.
-  Status code_symbols(std::array<std::uint8_t, 256>& lengths) {
+  // WdlRun: codes every block's symbols with the file's Huffman codes and
+  // appends them to the table file (constant blocks: no bytes); `lengths`
+  // receives the codebook.
+  Status code_symbols(table_layout::CodeLengths& lengths) {
     using namespace table_layout;
-    lengths = code_lengths(sym_counts);
+    lengths = context_code_lengths(sym_counts);
     RunCode code;
     if (!code.init(lengths)) return fail("internal error: Huffman code");
     Bytes syms, out;
@@ -291,7 +302,7 @@ Status TableBuilder::finish() {
   if (b.next_block != h.num_blocks) return b.fail("internal error: block count");
   Bytes index(index_bytes(h.encoding, h.block_size, h.num_blocks));
   if (b.run_coded()) {
-    std::array<std::uint8_t, 256> lengths{};
+    CodeLengths lengths{};
     if (Status s = b.code_symbols(lengths); !s.ok()) return s;
     std::copy(lengths.begin(), lengths.end(), index.begin());
   }
@@ -306,11 +317,19 @@ Status TableBuilder::finish() {
     put_le(groups + g * kGroupEntrySize + 8, b.group_sums[g], 8);
   }
   put_le(groups + ng * kGroupEntrySize, b.offset, 8);
-  const int entry = block_entry_bytes(h.encoding, h.block_size);
+  const int bits = block_entry_bits(h.encoding, h.block_size);
   for (std::uint64_t i = 0; i < h.num_blocks; ++i) {
-    const std::uint64_t rel = b.offsets[i] - b.offsets[i / kGroupBlocks * kGroupBlocks];
-    if (rel >> (8 * entry) != 0) return b.fail("a group of blocks exceeds " + std::string(entry == 2 ? "64 KiB" : "4 GiB"));
-    put_le(blocks + i * entry, rel, entry);
+    std::uint64_t field = 0;
+    if (b.run_coded()) {  // 0..2 a constant block, else its bytes + 2
+      const std::uint64_t end = i + 1 < h.num_blocks ? b.offsets[i + 1] : b.offset;
+      field = b.constant[i] >= 0 ? static_cast<std::uint64_t>(b.constant[i]) : end - b.offsets[i] + 2;
+      if (b.constant[i] < 0 && end - b.offsets[i] > max_run_block_bytes(h.block_size))
+        return b.fail("internal error: block larger than the format allows");
+    } else {
+      field = b.offsets[i] - b.offsets[i / kGroupBlocks * kGroupBlocks];
+      if (field >> 32 != 0) return b.fail("a group of blocks exceeds 4 GiB");
+    }
+    put_bits(blocks, i, bits, static_cast<std::uint32_t>(field));
   }
   h.file_size = b.offset + kTrailerSize;
   const HeaderBytes head = encode_header(h, XXH3_64bits(index.data(), index.size()));

@@ -293,24 +293,139 @@ TEST(TableFile, WdlRunParseChoosesDontCareValues) {
   for (std::uint64_t i = 0; i < h.slots; ++i) ASSERT_EQ(*(*rd)->get(i), 0) << i;
 }
 
-// The block table's entries are u16 for wdlrun with blocks of at most 2048
-// positions, u32 otherwise (FORMAT.md 3.2): the blocks start right after it.
-TEST(TableFile, BlockEntryWidth) {
+// The block table (FORMAT.md 3.2): wdlrun fields of as few bits as hold the
+// largest block's bytes + 2 (9 bits for up to 1024 positions), u32 offsets
+// for the zstd encodings; the blocks start right after it.
+TEST(TableFile, BlockTableLayout) {
+  EXPECT_EQ(table_layout::block_entry_bits(ValueEncoding::WdlRun, 1024), 9);   // <= 384 bytes + 2
+  EXPECT_EQ(table_layout::block_entry_bits(ValueEncoding::WdlRun, 1000), 9);   // <= 375 bytes + 2
+  EXPECT_EQ(table_layout::block_entry_bits(ValueEncoding::WdlRun, 2048), 10);  // <= 768 bytes + 2
+  EXPECT_EQ(table_layout::block_entry_bits(ValueEncoding::WdlRun, 4096), 11);  // <= 1536 bytes + 2
+  EXPECT_EQ(table_layout::block_entry_bits(ValueEncoding::WdlRun, 1), 3);      // <= 2 bytes + 2
+  EXPECT_EQ(table_layout::block_entry_bits(ValueEncoding::WdlRun, 1u << 24), 23);
+  EXPECT_EQ(table_layout::block_entry_bits(ValueEncoding::Wdl2, 1024), 32);
   for (std::uint32_t bs : {1000u, 2048u, 2049u}) {
     for (ValueEncoding enc : {ValueEncoding::WdlRun, ValueEncoding::Wdl2}) {
       const Sample s = write_sample("entries.wdl", Metric::WDL, enc, bs);
       auto r = TableReader::open(s.path);
       ASSERT_TRUE(r.ok()) << r.message();
       const std::uint64_t nb = (*r)->num_blocks();
-      const int entry = enc == ValueEncoding::WdlRun && bs <= 2048 ? 2 : 4;
-      EXPECT_EQ(table_layout::block_entry_bytes(enc, bs), entry);
+      const int bits = enc == ValueEncoding::WdlRun ? (bs <= 1000 ? 9 : 10) : 32;
+      EXPECT_EQ(table_layout::block_entry_bits(enc, bs), bits);
       std::uint64_t blocks = 0;
       for (std::uint64_t b = 0; b < nb; ++b) blocks += (*r)->block_bytes(b);
       const std::uint64_t groups = (nb + 63) / 64;
-      EXPECT_EQ(fs::file_size(s.path), kTableHeaderSize + (enc == ValueEncoding::WdlRun ? 256 : 0) + 16 * groups + 8 +
-                                           entry * nb + blocks + 16)
+      EXPECT_EQ(fs::file_size(s.path), kTableHeaderSize + (enc == ValueEncoding::WdlRun ? 6 * 256 : 0) + 16 * groups + 8 +
+                                           (bits * nb + 7) / 8 + blocks + 16)
           << bs;
     }
+  }
+}
+
+// wdlrun blocks whose given codes are all one code (or none is given) are
+// stored as 0 bytes, their code in the block table (FORMAT.md 3.2); they
+// read back as that code, a whole group of them too.
+TEST(TableFile, ConstantWdlRunBlocksTakeNoBytes) {
+  TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("2Kv1K"), Metric::WDL);
+  h.block_size = 100;  // 298 blocks, 5 groups
+  std::vector<std::uint16_t> codes = make_codes(h.slots, 2, 9);
+  // Block b % 5: 0 all 1, 1 all don't care, 2 code 2 with don't-care holes, 3 all 0, 4 mixed.
+  for (std::uint64_t b = 0; b < 200; ++b)
+    for (std::uint64_t j = b * 100; j < (b + 1) * 100; ++j)
+      switch (b % 5) {
+        case 0: codes[j] = 1; break;
+        case 1: codes[j] = kDontCareCode; break;
+        case 2: codes[j] = j % 3 == 0 ? kDontCareCode : 2; break;
+        case 3: codes[j] = 0; break;
+        default: break;
+      }
+  // Blocks 200..263 (the whole fourth group): code 1.
+  for (std::uint64_t j = 200 * 100; j < 264 * 100; ++j) codes[j] = 1;
+  const fs::path p = test_dir() / "constant.wdl";
+  ASSERT_TRUE(write_table(p, h, codes).ok());
+  for (const FileAccess access : {FileAccess::Map, FileAccess::Pread}) {
+    auto r = TableReader::open(p, access);
+    ASSERT_TRUE(r.ok()) << r.message();
+    std::vector<std::uint16_t> got;
+    std::uint64_t constant = 0;
+    for (std::uint64_t b = 0; b < (*r)->num_blocks(); ++b) {
+      const bool is_constant = b < 200 ? b % 5 != 4 : b < 264;
+      EXPECT_EQ((*r)->block_bytes(b) == 0, is_constant) << b;
+      constant += is_constant;
+      ASSERT_TRUE((*r)->read_block(b, got).ok()) << b;
+      for (std::size_t j = 0; j < got.size(); ++j) {
+        const std::uint16_t want = codes[b * 100 + j];
+        if (want == kDontCareCode)
+          ASSERT_EQ(got[j], b % 5 == 2 ? 2 : 0) << b;  // a constant block's code, else none given: 0
+        else
+          ASSERT_EQ(got[j], want) << b;
+      }
+    }
+    EXPECT_EQ(constant, 160u + 64u);
+    EXPECT_TRUE((*r)->verify_file_checksum().ok());
+  }
+}
+
+// The block table's fields are checked on open (checksums repaired, so the
+// field checks are what refuses): a constant block above the max code, a
+// block longer than its positions allow, sizes that do not add up to their
+// group's bytes; and so is each context's code in the codebook.
+TEST(TableFile, RefusesBadBlockFieldsAndCodebooks) {
+  TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("2Kv1K"), Metric::WDL);
+  h.block_size = 1024;
+  std::vector<std::uint16_t> codes = make_codes(h.slots, 1, 4);  // max code 1
+  for (std::uint64_t j = 0; j < 1024; ++j) codes[j] = 1;          // block 0: constant 1
+  const fs::path p = test_dir() / "fields.wdl";
+  ASSERT_TRUE(write_table(p, h, codes).ok());
+  const Bytes full = read_bytes(p);
+  auto r0 = TableReader::open(p);
+  ASSERT_TRUE(r0.ok()) << r0.message();
+  ASSERT_EQ((*r0)->header().max_code, 1);
+  const std::uint64_t nb = (*r0)->num_blocks();
+  const std::uint64_t table = kTableHeaderSize + table_layout::kCodebookSize + 16 * ((nb + 63) / 64) + 8;
+  const int bits = table_layout::block_entry_bits(ValueEncoding::WdlRun, 1024);
+  const fs::path bad = test_dir() / "fields_bad.wdl";
+  const auto with_field = [&](std::uint64_t b, std::uint32_t f) {
+    Bytes x = full;
+    for (int i = 0; i < bits; ++i) x[table + (b * bits + i) / 8] &= static_cast<unsigned char>(~(1u << ((b * bits + i) % 8)));
+    table_layout::put_bits(&x[table], b, bits, f);
+    table_layout::repair_checksums(x);
+    write_bytes(bad, x);
+  };
+  ASSERT_EQ(table_layout::get_bits(&full[table], 0, bits), 1u);  // block 0: constant code 1
+  with_field(0, 1);
+  EXPECT_TRUE(TableReader::open(bad).ok());  // unchanged: accepted
+  with_field(0, 2);
+  expect_refused(bad, "constant block above the max code");
+  const std::uint32_t f1 = table_layout::get_bits(&full[table], 1, bits);
+  ASSERT_GE(f1, 3u);
+  with_field(1, f1 + 1);
+  expect_refused(bad, "do not add up");
+  with_field(1, 384 + 3);
+  expect_refused(bad, "longer than its positions allow");
+  with_field(1, 0);  // data block turned constant: its bytes are left over
+  expect_refused(bad, "do not add up");
+  // The bits after the last field (30 blocks x 9 bits = 270: bits 270, 271 of the last byte).
+  ASSERT_EQ(nb * bits % 8, 6u);
+  {
+    Bytes x = full;
+    x[table + nb * bits / 8] |= 0x80;
+    table_layout::repair_checksums(x);
+    write_bytes(bad, x);
+    expect_refused(bad, "padding bits of the block table");
+  }
+  // Codebook: context 3 over-subscribed; symbol 255 given a length in
+  // context 5 (after a run of 2: unused in this table of codes 0 and 1,
+  // so its lengths were all 0 and the code is otherwise valid).
+  for (int c : {3, 5}) {
+    Bytes x = full;
+    unsigned char* book = &x[kTableHeaderSize];
+    for (int s = 0; s < 256; ++s) ASSERT_TRUE(c != 5 || book[5 * 256 + s] == 0);
+    if (c == 3) book[3 * 256] = book[3 * 256 + 1] = book[3 * 256 + 2] = 1;
+    else book[5 * 256 + 255] = 1;
+    table_layout::repair_checksums(x);
+    write_bytes(bad, x);
+    expect_refused(bad, "bad Huffman code lengths");
   }
 }
 
@@ -383,9 +498,9 @@ TEST(TableFile, RefusesMissingEmptyForeignAndNewer) {
 
   const Sample s = write_sample("newer.wdl");
   Bytes b = read_bytes(s.path);
-  b[8] = 4;  // format version 4
+  b[8] = 5;  // format version 5
   write_bytes(s.path, b);
-  expect_refused(s.path, "newer format (version 4");
+  expect_refused(s.path, "newer format (version 5");
   const auto r = TableReader::open(s.path);
   EXPECT_EQ(r.code(), ErrorCode::Corrupt);
 }
@@ -423,16 +538,20 @@ TEST(TableFile, RefusesVersion1WithARegenerateMessage) {
   expect_refused(s.path, "regenerate it");
 }
 
-// A version-2 file (wdlrun with u32 block entries, greedy parse) is refused
-// the same way: the block table of version 3 has another layout.
-TEST(TableFile, RefusesVersion2WithARegenerateMessage) {
-  const Sample s = write_sample("relabelled_v2.wdl");
-  Bytes c = read_bytes(s.path);
-  table_layout::put_le(&c[8], 2, 2);
-  table_layout::put_le(&c[120], XXH3_64bits(c.data(), 120), 8);
-  write_bytes(s.path, c);
-  expect_refused(s.path, "format version 2 is no longer read; regenerate it with `damka generate`");
-  EXPECT_EQ(TableReader::open(s.path).code(), ErrorCode::Corrupt);
+// Version-2 and -3 files (wdlrun with u32 or u16 block entries and one
+// Huffman code) are refused the same way: version 4's index has another
+// layout.
+TEST(TableFile, RefusesVersions2And3WithARegenerateMessage) {
+  for (int version : {2, 3}) {
+    const Sample s = write_sample("relabelled_v" + std::to_string(version) + ".wdl");
+    Bytes c = read_bytes(s.path);
+    table_layout::put_le(&c[8], static_cast<std::uint64_t>(version), 2);
+    table_layout::put_le(&c[120], XXH3_64bits(c.data(), 120), 8);
+    write_bytes(s.path, c);
+    expect_refused(s.path, "format version " + std::to_string(version) +
+                               " is no longer read; regenerate it with `damka generate`");
+    EXPECT_EQ(TableReader::open(s.path).code(), ErrorCode::Corrupt);
+  }
 }
 
 TEST(TableFile, RefusesTruncated) {
@@ -474,30 +593,40 @@ TEST(TableFile, RefusesCorruptedBytes) {
   }
   // In the index (codebook, group table, block table): refused at open.
   Bytes b;
-  for (std::size_t at : {std::size_t{3}, std::size_t{256 + 20}, std::size_t{256 + 5 * 16 + 8 + 40}}) {
+  for (std::size_t at : {std::size_t{3}, std::size_t{6 * 256 + 20}, std::size_t{6 * 256 + 5 * 16 + 8 + 40}}) {
     b = full;
     b[kTableHeaderSize + at] ^= 1;
     write_bytes(bad, b);
     expect_refused(bad, "index");
   }
-  // In a block: that block is refused on read, the others still read.
+  // In a block: that block is refused on read, the others still read.  (The
+  // last two blocks with bytes, in the last group: many blocks of this
+  // table are constant, with no bytes, since most of its codes are don't care.)
   auto r0 = TableReader::open(s.path);
   ASSERT_TRUE(r0.ok());
   const std::uint64_t nb = (*r0)->num_blocks();
+  std::vector<std::uint64_t> start(nb + 1, full.size() - 16);
+  for (std::uint64_t k = nb; k-- > 0;) start[k] = start[k + 1] - (*r0)->block_bytes(k);
+  std::vector<std::uint64_t> with_bytes;
+  for (std::uint64_t k = 0; k < nb; ++k)
+    if ((*r0)->block_bytes(k) > 0) with_bytes.push_back(k);
+  ASSERT_GE(with_bytes.size(), 2u);
+  const std::uint64_t k1 = with_bytes[with_bytes.size() - 2], k2 = with_bytes.back();
+  ASSERT_EQ(k1 / 64, k2 / 64);
   b = full;
-  b[full.size() - 16 - (*r0)->block_bytes(nb - 1) - (*r0)->block_bytes(nb - 2) / 2 - 1] ^= 0x40;  // in block nb - 2
+  b[start[k1] + (*r0)->block_bytes(k1) / 2] ^= 0x40;  // in block k1
   write_bytes(bad, b);
   std::vector<std::uint16_t> codes;
   for (const FileAccess access : {FileAccess::Map, FileAccess::Pread}) {
     auto r = TableReader::open(bad, access);
     ASSERT_TRUE(r.ok()) << r.message();
-    const Status st = (*r)->read_block(nb - 2, codes);
+    const Status st = (*r)->read_block(k1, codes);
     ASSERT_FALSE(st.ok());
     EXPECT_NE(st.message().find(bad.string()), std::string::npos);
     EXPECT_NE(st.message().find("checksum"), std::string::npos);
     EXPECT_EQ(st.code(), ErrorCode::Corrupt);
-    EXPECT_FALSE((*r)->get((nb - 2) * s.header.block_size).ok());
-    EXPECT_FALSE((*r)->read_block(nb - 1, codes).ok());  // same group of 64 blocks: not checked, not read
+    EXPECT_FALSE((*r)->get(k1 * s.header.block_size).ok());
+    EXPECT_FALSE((*r)->read_block(k2, codes).ok());  // same group of 64 blocks: not checked, not read
     EXPECT_TRUE((*r)->read_block(0, codes).ok());
   }
   auto r = TableReader::open(bad);
@@ -653,11 +782,31 @@ TEST(RunCodec, CodeLengthsStayWithinTwelveBitsAndFormAPrefixCode) {
   }
   EXPECT_LE(kraft, 1.0);
   table_layout::RunCode code;
-  EXPECT_TRUE(code.init(lengths));
-  std::array<std::uint8_t, 256> over{};
-  over[0] = over[1] = over[2] = 1;  // three codes of one bit
+  table_layout::CodeLengths book{};
+  for (int c = 0; c < table_layout::kContexts; ++c) std::copy(lengths.begin(), lengths.end(), book.begin() + 256 * c);
+  EXPECT_TRUE(code.init(book));
+  table_layout::CodeLengths over = book;
+  over[5 * 256 + 0] = over[5 * 256 + 1] = over[5 * 256 + 2] = 1;  // context 5: three codes of one bit
   EXPECT_FALSE(code.init(over));
-  EXPECT_FALSE(code.init(std::array<std::uint8_t, 256>{}));  // no symbol
+  // No symbol at all is a valid codebook (every block constant), but no
+  // block of symbols decodes with it.
+  EXPECT_TRUE(code.init(table_layout::CodeLengths{}));
+  std::vector<unsigned char> packed(8);
+  for (unsigned x = 0; x < 256; ++x) EXPECT_FALSE(code.decode_packed(std::vector<unsigned char>{static_cast<unsigned char>(x)}, 4, packed.data()));
+}
+
+// The context of a symbol is what the symbol before it was (FORMAT.md 3.4):
+// the last code of a literal, or 3 + the value of a run.
+TEST(RunCodec, ContextsAreTheOnesInFormatMd) {
+  EXPECT_EQ(table_layout::next_context(0), 0);
+  EXPECT_EQ(table_layout::next_context(26), 0);   // 2 + 3*2 + 9*2 + 27*0
+  EXPECT_EQ(table_layout::next_context(27), 1);
+  EXPECT_EQ(table_layout::next_context(80), 2);   // 2 2 2 2
+  EXPECT_EQ(table_layout::next_context(81), 3);   // run of 0, 4 codes
+  EXPECT_EQ(table_layout::next_context(81 + 57), 3);
+  EXPECT_EQ(table_layout::next_context(81 + 58), 4);  // run of 1
+  EXPECT_EQ(table_layout::next_context(81 + 116), 5);  // run of 2
+  EXPECT_EQ(table_layout::next_context(254), 5);
 }
 
 // Codes -> symbols -> bits -> 2-bit codes is the identity; a decoder given
@@ -667,10 +816,14 @@ RC_GTEST_PROP(RunCodec, SymbolsRoundTripAndGarbageIsRefusedSafely, ()) {
   std::vector<std::uint16_t> codes = make_codes(n, 2, *rc::gen::arbitrary<unsigned>());
   std::vector<unsigned char> symbols;
   table_layout::run_symbols(codes, symbols);
-  std::array<std::uint64_t, 256> counts{};
-  for (unsigned char x : symbols) ++counts[x];
+  table_layout::SymbolCounts counts{};
+  int ctx = 0;
+  for (unsigned char x : symbols) {
+    ++counts[ctx][x];
+    ctx = table_layout::next_context(x);
+  }
   table_layout::RunCode code;
-  RC_ASSERT(code.init(table_layout::code_lengths(counts)));
+  RC_ASSERT(code.init(table_layout::context_code_lengths(counts)));
   std::vector<unsigned char> bits;
   code.encode(symbols, bits);
   std::vector<unsigned char> packed((n + 3) / 4 + 16, 0xEE);

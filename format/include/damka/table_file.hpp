@@ -2,7 +2,7 @@
 // as fixed-size blocks of slots (see slots.hpp), each block compressed on its
 // own (WDL: run-length symbols with a Huffman code; DTW/DTC: zstd), found
 // through a compact index, guarded by xxHash checksums.  The byte-by-byte
-// layout is in format/FORMAT.md (format version 3).
+// layout is in format/FORMAT.md (format version 4).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,7 @@
 
 namespace damka {
 
-inline constexpr std::uint16_t kTableFormatVersion = 3;  // the only version this build reads and writes
+inline constexpr std::uint16_t kTableFormatVersion = 4;  // the only version this build reads and writes
 inline constexpr std::uint32_t kTableHeaderSize = 128;
 inline constexpr std::uint32_t kMaxBlockSize = 1u << 24;  // positions per block
 // A code given to TableBuilder::add() / write_table() for a slot whose value
@@ -145,12 +145,13 @@ enum class FileAccess : std::uint8_t { Pread, Map };
 // check failed: the file is damaged or is not a damka table).
 class TableReader {
  public:
-  // Checks magic, version (only version 3 is read: versions 1 and 2 are
+  // Checks magic, version (only version 4 is read: versions 1 to 3 are
   // refused with a message saying to regenerate the file, newer ones as newer), the header
   // checksum, the header's fields, the file size, and the index (its
   // checksum, offsets within the file), so a truncated or damaged file is
-  // refused here.  Cost: one read of the header and the index (2 or 4 bytes
-  // per block, FORMAT.md 3.2).
+  // refused here.  Cost: one read of the header and the index (WdlRun: 9
+  // bits per block of 1024 positions, else 4 bytes per block, FORMAT.md 3.2),
+  // and 5 bytes of memory per block.
   // Never blocks on a FIFO or device: the file is opened without waiting and
   // refused unless it is a regular file.
   //
@@ -172,7 +173,7 @@ class TableReader {
   std::uint64_t num_blocks() const { return header_.num_blocks; }
   // Slots held by block b (block_size, or fewer for the last block).
   std::uint64_t block_positions(std::uint64_t b) const;
-  // Compressed bytes of block b.
+  // Compressed bytes of block b (0 for a constant WdlRun block).
   std::uint64_t block_bytes(std::uint64_t b) const { return block_offset(b + 1) - block_offset(b); }
 
   // Whether blocks are read from a memory map (open's FileAccess::Map, and
@@ -184,7 +185,7 @@ class TableReader {
   // first time the group is read (once per reader), then that the block
   // decodes to exactly its codes, each in range.  Cost (file in the page
   // cache, group checked): one pread (or copy from the map) of the block's
-  // bytes (WdlRun: about 1024 / 36 bytes) and its decoding.
+  // bytes (WdlRun: about 1024 / 40 bytes; none for a constant block) and its decoding.
   Status read_block(std::uint64_t b, std::vector<std::uint16_t>& codes_out) const;
   // For WDL tables (max code <= 2, any encoding): block b as 2-bit codes,
   // 4 per byte, low bits first ((block_positions(b) + 3) / 4 bytes written
@@ -214,6 +215,7 @@ class TableReader {
   std::vector<std::uint64_t> group_base_;      // groups + 1 entries (the last: end of the data)
   std::vector<std::uint64_t> group_checksum_;  // XXH3-64 of each group's bytes
   std::vector<std::uint32_t> block_rel_;       // block offsets from their group's base
+  std::vector<std::int8_t> block_constant_;    // WdlRun: a constant block's code (0..2), else -1
   std::unique_ptr<std::atomic<bool>[]> group_checked_;
   std::shared_ptr<const void> code_;           // WdlRun: the Huffman code (table_layout::RunCode)
 };
