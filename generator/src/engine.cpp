@@ -149,11 +149,13 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
       return lp;
     }
   }
-  // A team shares one unit's scratch; with the graph where it fits (the
-  // passes then follow predecessor lists instead of generating un-moves:
-  // 4Kv1K with 2 threads took 2.4 times the CPU of one thread with a graph).
+  // A team shares one unit's scratch; with the graph where it costs a small
+  // share of the budget (the passes then follow predecessor lists instead
+  // of generating un-moves: 4Kv1K with 2 threads took 2.4 times the CPU of
+  // one thread with a graph).  Kings-only units are whole tables: the
+  // share keeps the 6-piece ones (and the 7-piece runs' memory) as they were.
   const std::uint64_t team_graph = UnitSolver::scratch_bytes(unit_positions, passes, edges);
-  if (team_graph <= have / 2 && numbered) {
+  if (team_graph <= have / 8 && numbered) {
     lp.mode = Mode::TeamGraph;
     lp.scratch = team_graph;
     return lp;

@@ -104,17 +104,22 @@ std::uint64_t UnitSolver::local_of(const Unit& u, Position p) const {
   return (part ? L_.K : 0) + L_.index.rank_kings(p.kings[0], p.kings[1], p.men[0] | p.men[1]);
 }
 
-std::uint64_t UnitSolver::next_local(Position q) const {
+std::uint64_t UnitSolver::next_local(Position q, ManExits* memo) const {
   if (L_.sym && q.side_to_move == Color::Black) q = q.flipped();
-  const std::uint64_t c = L_.index.rank_men(q.men[0], q.men[1]);
   const int side = q.side_to_move == Color::White ? 0 : 1;
-  return L_.level_offset(side, c) + L_.index.rank_kings(q.kings[0], q.kings[1], q.men[0] | q.men[1]);
+  const std::uint64_t kings = L_.index.rank_kings(q.kings[0], q.kings[1], q.men[0] | q.men[1]);
+  if (memo == nullptr) return L_.level_offset(side, L_.index.rank_men(q.men[0], q.men[1])) + kings;
+  for (const ManExits::Entry& e : memo->entries)
+    if (e.wm == q.men[0] && e.bm == q.men[1] && e.side == side) return e.offset + kings;
+  const std::uint64_t offset = L_.level_offset(side, L_.index.rank_men(q.men[0], q.men[1]));
+  memo->entries.push_back(ManExits::Entry{q.men[0], q.men[1], side, offset});
+  return offset + kings;
 }
 
 template <bool Edges>
 void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s,
-                        std::vector<std::uint32_t>& fwd, SuccessorReader& rd, const LevelArrays* next,
-                        MoveList& moves) const {
+                        std::vector<std::uint32_t>& fwd, ManExits* memo, SuccessorReader& rd,
+                        const LevelArrays* next, MoveList& moves) const {
   const int part = l >= L_.K ? 1 : 0;
   const int np = passes_.size();
   std::uint8_t flags = 0, in = 0;
@@ -132,7 +137,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
     if (kind == 0) {
       kind = kExitManMove;
       assert(next != nullptr);
-      const std::uint64_t at = next_local(q);
+      const std::uint64_t at = next_local(q, memo);
       for (int i = 0; i < np; ++i) code[i] = passes_.specs[i].exit_code(kExitManMove, next->codes[i][at]);
     } else {
       code[0] = rd.code(q);  // secondaries restart here: only the WDL counts
@@ -196,6 +201,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
 template <bool Edges>
 void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                             MoveList& moves) const {
+  s.man_exits.entries.clear();
   for (int part = 0; part < u.parts; ++part) {
     Position p;
     p.men[0] = u.wm[part];
@@ -207,7 +213,7 @@ void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, cons
       if (k > 0) walk.next();
       p.kings[0] = walk.white();
       p.kings[1] = walk.black();
-      gather<Edges>(u, first + k, p, s, s.fwd, rd, next, moves);
+      gather<Edges>(u, first + k, p, s, s.fwd, &s.man_exits, rd, next, moves);
     }
     // The walk ends where the index does (one unrank per part).
     assert(p == position(u, first + L_.K - 1));
@@ -466,7 +472,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
           fault_point();
           std::vector<std::uint32_t>& fwd = s.fwd_chunks[static_cast<std::size_t>(c)];
           const std::uint64_t first = static_cast<std::uint64_t>(c) * chunk, last = std::min(n, first + chunk);
-          for (std::uint64_t at = first; at < last; ++at) gather<true>(u, at, position(u, at), s, fwd, rd, next, moves);
+          for (std::uint64_t at = first; at < last; ++at) gather<true>(u, at, position(u, at), s, fwd, nullptr, rd, next, moves);
         });
       }
     } else {
@@ -475,7 +481,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
         guarded(failed, error, [&] {
           fault_point();
           const auto at = static_cast<std::uint64_t>(l);
-          gather<false>(u, at, position(u, at), s, s.fwd, rd, next, moves);
+          gather<false>(u, at, position(u, at), s, s.fwd, nullptr, rd, next, moves);
         });
       }
     }

@@ -48,6 +48,17 @@ struct LevelArrays {
 
 class UnitSolver {
  public:
+  // Where each man move of a unit leads in the level above, per unit: the
+  // men after a man move do not depend on the kings, so the configuration's
+  // rank and offset are found once per unit instead of once per position.
+  struct ManExits {
+    struct Entry {
+      Bitboard wm, bm;
+      int side;
+      std::uint64_t offset;
+    };
+    std::vector<Entry> entries;
+  };
   // Per-unit working memory (reused from unit to unit by one thread).
   struct Scratch {
     std::vector<std::uint8_t> in, flags, pending;
@@ -61,6 +72,7 @@ class UnitSolver {
     // holds positions [c * chunk, (c + 1) * chunk)); fwd_off then holds
     // offsets into each position's own chunk.
     std::vector<std::vector<std::uint32_t>> fwd_chunks;
+    ManExits man_exits;  // of the unit a thread solves alone
     void resize(std::uint64_t n, int passes);
   };
   // Bytes of a Scratch for a unit; edges_per_position = 0 for a unit solved
@@ -86,12 +98,14 @@ class UnitSolver {
  private:
   Position position(const Unit& u, std::uint64_t l) const;
   std::uint64_t local_of(const Unit& u, Position p) const;
-  std::uint64_t next_local(Position q) const;
+  // Index in the level above of q (after a man move); memo: the unit's
+  // ManExits (null: none, e.g. a team sharing the Scratch).
+  std::uint64_t next_local(Position q, ManExits* memo) const;
   // p: position(u, l).
   // Edges go to `fwd` (s.fwd, or a team's chunk), fwd_off[l + 1] = fwd.size().
   template <bool Edges>
   void gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, std::vector<std::uint32_t>& fwd,
-              SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
+              ManExits* memo, SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
   // gather() of every position of u in order, walking the king placements.
   template <bool Edges>
   void gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
