@@ -120,7 +120,9 @@ struct LevelPlan {
   std::uint64_t scratch = 0;  // unit working memory, all threads
 };
 
-LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint64_t fixed, std::uint64_t budget) {
+// team_graph_room: the bytes a team's move graph may take (team_graph_room()).
+LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint64_t fixed, std::uint64_t budget,
+                     std::uint64_t team_graph_room) {
   LevelPlan lp;
   const std::uint64_t above = static_cast<std::size_t>(p) + 1 < L.levels.size() ? L.level_slots(p + 1) : 0;
   // Two bytes per position and pass, and the derived bitmap (LevelArrays).
@@ -149,13 +151,12 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
       return lp;
     }
   }
-  // A team shares one unit's scratch; with the graph where it costs a small
-  // share of the budget (the passes then follow predecessor lists instead
-  // of generating un-moves: 4Kv1K with 2 threads took 2.4 times the CPU of
-  // one thread with a graph).  Kings-only units are whole tables: the
-  // share keeps the 6-piece ones (and the 7-piece runs' memory) as they were.
+  // A team shares one unit's scratch; with the graph where it fits the
+  // room left (the passes then follow predecessor lists instead of
+  // generating un-moves: 4Kv1K with 2 threads took 2.4 times the CPU of one
+  // thread with a graph).
   const std::uint64_t team_graph = UnitSolver::scratch_bytes(unit_positions, passes, edges);
-  if (team_graph <= have / 8 && numbered) {
+  if (team_graph <= team_graph_room && numbered) {
     lp.mode = Mode::TeamGraph;
     lp.scratch = team_graph;
     return lp;
@@ -163,6 +164,15 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
   lp.mode = Mode::Team;
   lp.scratch = UnitSolver::scratch_bytes(unit_positions, passes, 0);
   return lp;
+}
+
+// The bytes a team's move graph may take: an eighth of what the budget
+// leaves beside the plan's minimum and its in-memory store.  Kings-only
+// units are whole tables: with the default budget the 5-piece ones get a
+// graph and the 6-piece ones (several GB of it) do not.
+std::uint64_t team_graph_room(const MemoryPlan& plan, std::uint64_t budget) {
+  const std::uint64_t used = plan.minimum + plan.store;
+  return budget > used ? (budget - used) / 8 : 0;
 }
 
 // Finished values by slot, per pass: in memory, or in a temporary file.
@@ -381,25 +391,30 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
   MemoryPlan plan;
   plan.readers = reader_bytes * static_cast<std::uint64_t>(threads);
   const std::uint64_t fixed = plan.readers + kFixedBytes;
-  std::uint64_t worst = 0;
-  for (std::size_t p = 0; p < L.levels.size(); ++p) {
-    if (L.levels[p].empty()) continue;
-    const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget);
-    if (lp.levels + lp.scratch > worst) {
-      worst = lp.levels + lp.scratch;
-      plan.levels = lp.levels;
-      plan.units = lp.scratch;
+  // The minimum without a team's move graph (an option, like the serial
+  // units' graph: taken only with memory to spare), then the plan with it.
+  auto worst_of = [&](std::uint64_t room) {
+    std::uint64_t worst = 0;
+    for (std::size_t p = 0; p < L.levels.size(); ++p) {
+      if (L.levels[p].empty()) continue;
+      const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget, room);
+      if (lp.levels + lp.scratch > worst) {
+        worst = lp.levels + lp.scratch;
+        plan.levels = lp.levels;
+        plan.units = lp.scratch;
+      }
     }
-  }
+    return worst;
+  };
   const std::uint64_t slots = table_slots(L.index);
-  plan.minimum = worst + fixed;
+  plan.minimum = worst_of(0) + fixed;
   plan.store = slots * 2 * static_cast<std::uint64_t>(P);
   plan.spill = plan.minimum + plan.store > budget;
   if (plan.spill) {
     plan.spill_disk = plan.store;
     plan.store = 0;
   }
-  plan.peak = plan.minimum + plan.store;
+  plan.peak = std::max(plan.minimum, worst_of(team_graph_room(plan, budget)) + fixed) + plan.store;
   return plan;
 }
 
@@ -455,7 +470,8 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       if (opt.mark_derived) cur.derived.assign((L.level_slots(p) + 15) / 16, 0xFFFF);
       const LevelArrays* above = next.p == p + 1 ? &next : nullptr;
       const std::vector<Unit> units = opt.split ? split_units(units_of_level(L, p), *opt.split) : units_of_level(L, p);
-      const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget);
+      const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget,
+                                      team_graph_room(plan, opt.memory_budget));
       if (lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial) {
         const bool graph = lp.mode == Mode::SerialGraph;
         // One parallel region for the whole level: a barrier per chunk of
