@@ -65,7 +65,7 @@ class UnitSolver {
     std::vector<std::uint16_t> queued;
     std::vector<std::uint16_t> win_exit[kMaxPasses], loss_exit[kMaxPasses];
     std::vector<std::vector<std::uint64_t>> buckets;
-    // In-unit move graph (serial units): forward edges as gathered, then
+    // In-unit move graph (SerialGraph and TeamGraph): forward edges as gathered, then
     // each position's predecessors (CSR), so the passes need no un-moves.
     std::vector<std::uint32_t> fwd, fwd_off, rev, rev_off;
     // A team's forward edges, per chunk of consecutive positions (chunk c
@@ -75,8 +75,8 @@ class UnitSolver {
     ManExits man_exits;  // of the unit a thread solves alone
     void resize(std::uint64_t n, int passes);
   };
-  // Bytes of a Scratch for a unit; edges_per_position = 0 for a unit solved
-  // by a team of threads (no move graph is kept).
+  // Bytes of a Scratch for a unit; edges_per_position = 0 when no move graph
+  // is kept (Serial, Team).
   static std::uint64_t scratch_bytes(std::uint64_t unit_positions, int passes, std::uint64_t edges_per_position);
 
   UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes);
