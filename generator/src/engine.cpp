@@ -112,7 +112,7 @@ constexpr std::uint64_t kFixedBytes = std::uint64_t{48} << 20;  // process, buff
 // How a level is solved: units in parallel, each by one thread keeping its
 // move graph (fastest) or not (less memory), or unit by unit with every
 // thread (few units, or units too large for one thread each).
-enum class Mode { SerialGraph, Serial, Team };
+enum class Mode { SerialGraph, Serial, TeamGraph, Team };
 
 struct LevelPlan {
   Mode mode = Mode::Team;
@@ -120,7 +120,9 @@ struct LevelPlan {
   std::uint64_t scratch = 0;  // unit working memory, all threads
 };
 
-LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint64_t fixed, std::uint64_t budget) {
+// team_graph_room: the bytes a team's move graph may take (team_graph_room()).
+LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint64_t fixed, std::uint64_t budget,
+                     std::uint64_t team_graph_room) {
   LevelPlan lp;
   const std::uint64_t above = static_cast<std::size_t>(p) + 1 < L.levels.size() ? L.level_slots(p + 1) : 0;
   // Two bytes per position and pass, and the derived bitmap (LevelArrays).
@@ -130,13 +132,15 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
   // Quiet king moves per position: a few per king (about 9 for a flying
   // king among 7 pieces).
   const std::uint64_t edges = static_cast<std::uint64_t>(std::max(L.m.wk, L.m.bk)) * 9;
+  // Edges are numbered in 32 bits: at most 13 moves per flying king.
+  const bool numbered = unit_positions * static_cast<std::uint64_t>(std::max(L.m.wk, L.m.bk)) * 13 < (std::uint64_t{1} << 32);
   const std::uint64_t t = static_cast<std::uint64_t>(threads);
   const std::uint64_t have = budget > fixed + lp.levels ? budget - fixed - lp.levels : 0;
   if (threads == 1 || units >= 2 * static_cast<std::size_t>(threads)) {
     const std::uint64_t graph = UnitSolver::scratch_bytes(unit_positions, passes, edges) * t;
     const std::uint64_t plain = UnitSolver::scratch_bytes(unit_positions, passes, 0) * t;
     // The graph only where it costs a fraction of the budget.
-    if (graph <= have / 2) {
+    if (graph <= have / 2 && numbered) {
       lp.mode = Mode::SerialGraph;
       lp.scratch = graph;
       return lp;
@@ -147,9 +151,28 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
       return lp;
     }
   }
+  // A team shares one unit's scratch; with the graph where it fits the
+  // room left (the passes then follow predecessor lists instead of
+  // generating un-moves: 4Kv1K with 2 threads took 2.4 times the CPU of one
+  // thread with a graph).
+  const std::uint64_t team_graph = UnitSolver::scratch_bytes(unit_positions, passes, edges);
+  if (team_graph <= team_graph_room && numbered) {
+    lp.mode = Mode::TeamGraph;
+    lp.scratch = team_graph;
+    return lp;
+  }
   lp.mode = Mode::Team;
   lp.scratch = UnitSolver::scratch_bytes(unit_positions, passes, 0);
   return lp;
+}
+
+// The bytes a team's move graph may take: an eighth of what the budget
+// leaves beside the plan's minimum and its in-memory store.  Kings-only
+// units are whole tables: with the default budget the 5-piece ones get a
+// graph and the 6-piece ones (several GB of it) do not.
+std::uint64_t team_graph_room(const MemoryPlan& plan, std::uint64_t budget) {
+  const std::uint64_t used = plan.minimum + plan.store;
+  return budget > used ? (budget - used) / 8 : 0;
 }
 
 // Finished values by slot, per pass: in memory, or in a temporary file.
@@ -195,6 +218,8 @@ class SlotStore {
     }
     return {};
   }
+  // Values held in memory (not spilled): pass's array, slot-indexed.
+  std::uint16_t* memory(int pass) { return fd_ < 0 ? mem_[pass].get() : nullptr; }
   Status read(int pass, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out) {
     assert(first + n <= slots_);
     out.resize(n);
@@ -241,34 +266,72 @@ void count(SideCounts& c, std::uint16_t primary, std::uint16_t dtc) {
 // the true values first; then, when the level has a derived bitmap, every
 // pass's code of a derived position becomes kDontCareCode (the level is no
 // longer read).
-Status flush_level(const Layout& L, LevelArrays& lv, const PassList& passes, SlotStore& store, BuildStats& stats) {
+Status flush_level(const Layout& L, LevelArrays& lv, const PassList& passes, SlotStore& store, BuildStats& stats,
+                   int threads) {
   const std::vector<std::uint64_t>& configs = L.levels[lv.p];
   const std::uint64_t N = L.index.size();
   const std::uint64_t per_side = configs.size() * L.K;
   const int P = passes.size();
-  for (int side = 0; side < L.sides; ++side)
-    for (std::uint64_t j = side * per_side; j < (side + 1) * per_side; ++j) {
-      assert(lv.codes[0][j] != kUnset);
-      count(stats.side[side], lv.codes[0][j], passes.dtc >= 0 ? lv.codes[passes.dtc][j] : 0);
+  // Every thread counts a share (sums and maxima: the order does not matter).
+  for (int side = 0; side < L.sides; ++side) {
+    SideCounts& total = stats.side[side];
+    const auto lo = static_cast<std::int64_t>(side * per_side), hi = static_cast<std::int64_t>((side + 1) * per_side);
+#pragma omp parallel num_threads(threads)
+    {
+      SideCounts mine;
+#pragma omp for schedule(static) nowait
+      for (std::int64_t j = lo; j < hi; ++j) {
+        assert(lv.codes[0][j] != kUnset);
+        count(mine, lv.codes[0][j], passes.dtc >= 0 ? lv.codes[passes.dtc][j] : 0);
+      }
+#pragma omp critical(damka_flush_count)
+      {
+        total.wins += mine.wins;
+        total.draws += mine.draws;
+        total.losses += mine.losses;
+        total.longest_win = std::max(total.longest_win, mine.longest_win);
+        total.longest_win_dtc = std::max(total.longest_win_dtc, mine.longest_win_dtc);
+      }
     }
-  if (!lv.derived.empty())
-    for (std::uint64_t w = 0; w < lv.derived.size(); ++w)
+  }
+  if (!lv.derived.empty()) {
+    const std::uint64_t used = L.sides * per_side;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (std::int64_t w = 0; w < static_cast<std::int64_t>(lv.derived.size()); ++w)
       for (std::uint32_t bits = lv.derived[w]; bits != 0; bits &= bits - 1) {
-        const std::uint64_t j = w * 16 + static_cast<std::uint64_t>(std::countr_zero(bits));
-        if (j >= L.sides * per_side) break;
+        const std::uint64_t j = static_cast<std::uint64_t>(w) * 16 + static_cast<std::uint64_t>(std::countr_zero(bits));
+        if (j >= used) break;
         for (int k = 0; k < P; ++k) lv.codes[k][j] = kDontCareCode;
       }
+  }
+  // Runs of consecutive configurations (contiguous both in the level and in
+  // slot order): a copy each.
+  struct Run {
+    std::uint64_t slot, at, n;
+  };
+  std::vector<Run> runs;
   for (int side = 0; side < L.sides; ++side) {
     for (std::size_t i = 0; i < configs.size();) {
       std::size_t j = i + 1;
       while (j < configs.size() && configs[j] == configs[j - 1] + 1) ++j;
-      const std::uint64_t slot = side * N + configs[i] * L.K, n = (j - i) * L.K;
-      const std::uint64_t at = L.level_offset(side, configs[i]);
-      for (int k = 0; k < P; ++k)
-        if (Status s = store.write(k, slot, lv.codes[k].data() + at, n); !s.ok()) return s;
+      runs.push_back(Run{side * N + configs[i] * L.K, L.level_offset(side, configs[i]), (j - i) * L.K});
       i = j;
     }
   }
+  if (store.memory(0) != nullptr) {
+    std::uint16_t* mem[kMaxPasses] = {};
+    for (int k = 0; k < P; ++k) mem[k] = store.memory(k);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (std::int64_t r = 0; r < static_cast<std::int64_t>(runs.size()); ++r) {
+      const Run& run = runs[static_cast<std::size_t>(r)];
+      for (int k = 0; k < P; ++k)
+        std::copy(lv.codes[k].data() + run.at, lv.codes[k].data() + run.at + run.n, mem[k] + run.slot);
+    }
+    return {};
+  }
+  for (const Run& run : runs)
+    for (int k = 0; k < P; ++k)
+      if (Status s = store.write(k, run.slot, lv.codes[k].data() + run.at, run.n); !s.ok()) return s;
   return {};
 }
 
@@ -328,25 +391,30 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
   MemoryPlan plan;
   plan.readers = reader_bytes * static_cast<std::uint64_t>(threads);
   const std::uint64_t fixed = plan.readers + kFixedBytes;
-  std::uint64_t worst = 0;
-  for (std::size_t p = 0; p < L.levels.size(); ++p) {
-    if (L.levels[p].empty()) continue;
-    const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget);
-    if (lp.levels + lp.scratch > worst) {
-      worst = lp.levels + lp.scratch;
-      plan.levels = lp.levels;
-      plan.units = lp.scratch;
+  // The minimum without a team's move graph (an option, like the serial
+  // units' graph: taken only with memory to spare), then the plan with it.
+  auto worst_of = [&](std::uint64_t room) {
+    std::uint64_t worst = 0;
+    for (std::size_t p = 0; p < L.levels.size(); ++p) {
+      if (L.levels[p].empty()) continue;
+      const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget, room);
+      if (lp.levels + lp.scratch > worst) {
+        worst = lp.levels + lp.scratch;
+        plan.levels = lp.levels;
+        plan.units = lp.scratch;
+      }
     }
-  }
+    return worst;
+  };
   const std::uint64_t slots = table_slots(L.index);
-  plan.minimum = worst + fixed;
+  plan.minimum = worst_of(0) + fixed;
   plan.store = slots * 2 * static_cast<std::uint64_t>(P);
   plan.spill = plan.minimum + plan.store > budget;
   if (plan.spill) {
     plan.spill_disk = plan.store;
     plan.store = 0;
   }
-  plan.peak = plan.minimum + plan.store;
+  plan.peak = std::max(plan.minimum, worst_of(team_graph_room(plan, budget)) + fixed) + plan.store;
   return plan;
 }
 
@@ -390,12 +458,21 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       const std::uint64_t two_up = pi + 2 < L.levels.size() ? L.level_slots(p + 2) : 0;
       if (cur.codes[0].capacity() > std::max(L.level_slots(p), two_up)) cur = LevelArrays{};
       cur.p = p;
-      for (int k = 0; k < P; ++k) cur.codes[k].assign(L.level_slots(p), kUnset);
+      // Every unit sets each of its positions before reading it, so the
+      // values need no fill, except where other processes solve some units
+      // (split: what they did not send stays kUnset).
+      for (int k = 0; k < P; ++k) {
+        if (opt.split)
+          cur.codes[k].assign(L.level_slots(p), kUnset);
+        else
+          cur.codes[k].resize(L.level_slots(p));
+      }
       if (opt.mark_derived) cur.derived.assign((L.level_slots(p) + 15) / 16, 0xFFFF);
       const LevelArrays* above = next.p == p + 1 ? &next : nullptr;
       const std::vector<Unit> units = opt.split ? split_units(units_of_level(L, p), *opt.split) : units_of_level(L, p);
-      const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget);
-      if (lp.mode != Mode::Team) {
+      const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget,
+                                      team_graph_room(plan, opt.memory_budget));
+      if (lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial) {
         const bool graph = lp.mode == Mode::SerialGraph;
         // One parallel region for the whole level: a barrier per chunk of
         // units left a thread waiting for the other's last unit (and, on a
@@ -432,7 +509,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       } else {
         for (const Unit& u : units) {
           try {
-            solver.solve_parallel(u, scratch[0], readers, above, cur, threads, error);
+            solver.solve_parallel(u, scratch[0], readers, above, cur, threads, lp.mode == Mode::TeamGraph, error);
           } catch (const std::bad_alloc&) {
             error = kWorkerOutOfMemory;
           }
@@ -458,14 +535,14 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       if (!error.empty()) return fail(error);
       if (solver.inconsistent()) return fail("a won or lost position never reached the end of its count (inconsistent tables)");
       if (writes && next.p >= 0)
-        if (Status s = flush_level(L, next, passes, store, stats); !s.ok()) return fail(s.message());
+        if (Status s = flush_level(L, next, passes, store, stats, threads); !s.ok()) return fail(s.message());
       // cur's buffers (level p + 1, flushed) are reused by the next level:
       // fresh memory costs a page fault per page (a few % of a build).
       std::swap(next, cur);
       cur.p = -1;
     }
     if (writes && next.p >= 0)
-      if (Status s = flush_level(L, next, passes, store, stats); !s.ok()) return fail(s.message());
+      if (Status s = flush_level(L, next, passes, store, stats, threads); !s.ok()) return fail(s.message());
     next = LevelArrays{};
     cur = LevelArrays{};
     scratch.clear();
@@ -480,6 +557,10 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     for (std::uint64_t first = 0; writes && first < slots; first += chunk) {
       const std::uint64_t n = std::min(chunk, slots - first);
       for (int k = 0; k < P; ++k) {
+        if (const std::uint16_t* mem = store.memory(k)) {  // no copy
+          spans[k] = std::span<const std::uint16_t>(mem + first, n);
+          continue;
+        }
         if (Status s = store.read(k, first, n, buf[k]); !s.ok()) return fail(s.message());
         spans[k] = buf[k];
       }

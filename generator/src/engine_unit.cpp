@@ -104,15 +104,21 @@ std::uint64_t UnitSolver::local_of(const Unit& u, Position p) const {
   return (part ? L_.K : 0) + L_.index.rank_kings(p.kings[0], p.kings[1], p.men[0] | p.men[1]);
 }
 
-std::uint64_t UnitSolver::next_local(Position q) const {
+std::uint64_t UnitSolver::next_local(Position q, ManExits* memo) const {
   if (L_.sym && q.side_to_move == Color::Black) q = q.flipped();
-  const std::uint64_t c = L_.index.rank_men(q.men[0], q.men[1]);
   const int side = q.side_to_move == Color::White ? 0 : 1;
-  return L_.level_offset(side, c) + L_.index.rank_kings(q.kings[0], q.kings[1], q.men[0] | q.men[1]);
+  const std::uint64_t kings = L_.index.rank_kings(q.kings[0], q.kings[1], q.men[0] | q.men[1]);
+  if (memo == nullptr) return L_.level_offset(side, L_.index.rank_men(q.men[0], q.men[1])) + kings;
+  for (const ManExits::Entry& e : memo->entries)
+    if (e.wm == q.men[0] && e.bm == q.men[1] && e.side == side) return e.offset + kings;
+  const std::uint64_t offset = L_.level_offset(side, L_.index.rank_men(q.men[0], q.men[1]));
+  memo->entries.push_back(ManExits::Entry{q.men[0], q.men[1], side, offset});
+  return offset + kings;
 }
 
 template <bool Edges>
-void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, SuccessorReader& rd,
+void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s,
+                        std::vector<std::uint32_t>& fwd, ManExits* memo, SuccessorReader& rd,
                         const LevelArrays* next, MoveList& moves) const {
   const int part = l >= L_.K ? 1 : 0;
   const int np = passes_.size();
@@ -131,7 +137,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
     if (kind == 0) {
       kind = kExitManMove;
       assert(next != nullptr);
-      const std::uint64_t at = next_local(q);
+      const std::uint64_t at = next_local(q, memo);
       for (int i = 0; i < np; ++i) code[i] = passes_.specs[i].exit_code(kExitManMove, next->codes[i][at]);
     } else {
       code[0] = rd.code(q);  // secondaries restart here: only the WDL counts
@@ -177,7 +183,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
             k = L_.index.rank_kings(moved, p.kings[1], men_after);
           else
             k = L_.index.rank_kings(p.kings[0], moved, men_after);
-          s.fwd.push_back(static_cast<std::uint32_t>(base + k));
+          fwd.push_back(static_cast<std::uint32_t>(base + k));
         }
       }
     }
@@ -185,7 +191,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
   }
   s.in[l] = in;
   s.flags[l] = flags;
-  if constexpr (Edges) s.fwd_off[l + 1] = static_cast<std::uint32_t>(s.fwd.size());
+  if constexpr (Edges) s.fwd_off[l + 1] = static_cast<std::uint32_t>(fwd.size());
   for (int i = 0; i < np; ++i) {
     s.win_exit[i][l] = win_exit[i];
     s.loss_exit[i][l] = loss_exit[i];
@@ -195,6 +201,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
 template <bool Edges>
 void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                             MoveList& moves) const {
+  s.man_exits.entries.clear();
   for (int part = 0; part < u.parts; ++part) {
     Position p;
     p.men[0] = u.wm[part];
@@ -206,7 +213,7 @@ void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, cons
       if (k > 0) walk.next();
       p.kings[0] = walk.white();
       p.kings[1] = walk.black();
-      gather<Edges>(u, first + k, p, s, rd, next, moves);
+      gather<Edges>(u, first + k, p, s, s.fwd, &s.man_exits, rd, next, moves);
     }
     // The walk ends where the index does (one unrank per part).
     assert(p == position(u, first + L_.K - 1));
@@ -368,15 +375,32 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   if (unresolved) inconsistent_ = true;
 }
 
-void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n) {
+void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk) {
+  // Position p's targets: fwd_of(p)[fwd_off[p] .. fwd_off[p + 1]).
+  auto fwd_of = [&](std::uint64_t p) -> const std::vector<std::uint32_t>& {
+    return chunk == 0 ? s.fwd : s.fwd_chunks[p / chunk];
+  };
+  auto begin_of = [&](std::uint64_t p) -> std::uint32_t {
+    return chunk != 0 && p % chunk == 0 ? 0 : s.fwd_off[p];
+  };
   s.rev_off.assign(n + 1, 0);
-  for (std::uint32_t q : s.fwd) ++s.rev_off[q + 1];
+  std::uint64_t edges = 0;
+  if (chunk == 0) {
+    for (std::uint32_t q : s.fwd) ++s.rev_off[q + 1];
+    edges = s.fwd.size();
+  } else {
+    for (const auto& c : s.fwd_chunks) {
+      for (std::uint32_t q : c) ++s.rev_off[q + 1];
+      edges += c.size();
+    }
+  }
   for (std::uint64_t l = 0; l < n; ++l) s.rev_off[l + 1] += s.rev_off[l];
-  s.rev.resize(s.fwd.size());
-  std::vector<std::uint32_t>& at = s.fwd_off;  // reused as fill positions once fwd is read
+  s.rev.resize(edges);
   std::vector<std::uint32_t> fill(s.rev_off.begin(), s.rev_off.end() - 1);
-  for (std::uint64_t p = 0; p < n; ++p)
-    for (std::uint32_t e = at[p]; e < at[p + 1]; ++e) s.rev[fill[s.fwd[e]]++] = static_cast<std::uint32_t>(p);
+  for (std::uint64_t p = 0; p < n; ++p) {
+    const std::vector<std::uint32_t>& f = fwd_of(p);
+    for (std::uint32_t e = begin_of(p); e < s.fwd_off[p + 1]; ++e) s.rev[fill[f[e]]++] = static_cast<std::uint32_t>(p);
+  }
 }
 
 void UnitSolver::record_stored(const Unit& u, const Scratch& s, LevelArrays& cur) const {
@@ -415,30 +439,61 @@ void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, co
   s.fwd_off.assign(n + 1, 0);
   gather_all<true>(u, s, rd, next, moves);
   record_stored(u, s, cur);
-  build_predecessors(s, n);
+  build_predecessors(s, n, 0);
   for (int i = 0; i < passes_.size(); ++i) propagate<false, true>(u, s, cur, i, 1);
 }
 
 void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
-                                const LevelArrays* next, LevelArrays& cur, int threads, std::string& error) const {
+                                const LevelArrays* next, LevelArrays& cur, int threads, bool edges,
+                                std::string& error) const {
   const std::uint64_t n = u.parts * L_.K;
   s.resize(n, passes_.size());
+  // With edges: positions in chunks of consecutive positions, each chunk's
+  // edges in a vector of its own (so the team needs no shared list), and
+  // fwd_off relative to the chunk; build_predecessors reads them in place.
+  const std::uint64_t chunk =
+      std::max<std::uint64_t>(4096, (n + 8 * static_cast<std::uint64_t>(threads) - 1) / (8 * static_cast<std::uint64_t>(threads)));
+  const std::uint64_t chunks = (n + chunk - 1) / chunk;
+  if (edges) {
+    s.fwd.clear();
+    s.fwd_off.assign(n + 1, 0);
+    s.fwd_chunks.resize(chunks);
+    for (auto& c : s.fwd_chunks) c.clear();
+  }
   std::atomic<bool> failed{false};
 #pragma omp parallel num_threads(threads)
   {
     MoveList moves;
     SuccessorReader& rd = *readers[static_cast<std::size_t>(omp_get_thread_num())];
+    if (edges) {
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
+        guarded(failed, error, [&] {
+          fault_point();
+          std::vector<std::uint32_t>& fwd = s.fwd_chunks[static_cast<std::size_t>(c)];
+          const std::uint64_t first = static_cast<std::uint64_t>(c) * chunk, last = std::min(n, first + chunk);
+          for (std::uint64_t at = first; at < last; ++at) gather<true>(u, at, position(u, at), s, fwd, nullptr, rd, next, moves);
+        });
+      }
+    } else {
 #pragma omp for schedule(dynamic, 4096)
-    for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
-      guarded(failed, error, [&] {
-        fault_point();
-        const auto at = static_cast<std::uint64_t>(l);
-        gather<false>(u, at, position(u, at), s, rd, next, moves);
-      });
+      for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
+        guarded(failed, error, [&] {
+          fault_point();
+          const auto at = static_cast<std::uint64_t>(l);
+          gather<false>(u, at, position(u, at), s, s.fwd, nullptr, rd, next, moves);
+        });
+      }
     }
   }
   if (failed) return;
   record_stored(u, s, cur);
+  if (edges) {
+    build_predecessors(s, n, chunk);
+    for (auto& c : s.fwd_chunks) c = {};
+    for (int i = 0; i < passes_.size(); ++i) propagate<true, true>(u, s, cur, i, threads);
+    return;
+  }
   for (int i = 0; i < passes_.size(); ++i) propagate<true, false>(u, s, cur, i, threads);
 }
 

@@ -48,19 +48,35 @@ struct LevelArrays {
 
 class UnitSolver {
  public:
+  // Where each man move of a unit leads in the level above, per unit: the
+  // men after a man move do not depend on the kings, so the configuration's
+  // rank and offset are found once per unit instead of once per position.
+  struct ManExits {
+    struct Entry {
+      Bitboard wm, bm;
+      int side;
+      std::uint64_t offset;
+    };
+    std::vector<Entry> entries;
+  };
   // Per-unit working memory (reused from unit to unit by one thread).
   struct Scratch {
     std::vector<std::uint8_t> in, flags, pending;
     std::vector<std::uint16_t> queued;
     std::vector<std::uint16_t> win_exit[kMaxPasses], loss_exit[kMaxPasses];
     std::vector<std::vector<std::uint64_t>> buckets;
-    // In-unit move graph (serial units): forward edges as gathered, then
+    // In-unit move graph (SerialGraph and TeamGraph): forward edges as gathered, then
     // each position's predecessors (CSR), so the passes need no un-moves.
     std::vector<std::uint32_t> fwd, fwd_off, rev, rev_off;
+    // A team's forward edges, per chunk of consecutive positions (chunk c
+    // holds positions [c * chunk, (c + 1) * chunk)); fwd_off then holds
+    // offsets into each position's own chunk.
+    std::vector<std::vector<std::uint32_t>> fwd_chunks;
+    ManExits man_exits;  // of the unit a thread solves alone
     void resize(std::uint64_t n, int passes);
   };
-  // Bytes of a Scratch for a unit; edges_per_position = 0 for a unit solved
-  // by a team of threads (no move graph is kept).
+  // Bytes of a Scratch for a unit; edges_per_position = 0 when no move graph
+  // is kept (Serial, Team).
   static std::uint64_t scratch_bytes(std::uint64_t unit_positions, int passes, std::uint64_t edges_per_position);
 
   UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes);
@@ -71,26 +87,33 @@ class UnitSolver {
   void solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next, LevelArrays& cur,
                     MoveList& moves, bool edges) const;
   // Solves u with `threads` threads (readers: one per thread).  On an
-  // exception in a worker, `error` receives its message.
+  // exception in a worker, `error` receives its message.  With `edges`, the
+  // unit's move graph is built by the team and kept (scratch_bytes with
+  // edges: the passes then need no un-moves; several times faster).
   void solve_parallel(const Unit& u, Scratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
-                      const LevelArrays* next, LevelArrays& cur, int threads, std::string& error) const;
+                      const LevelArrays* next, LevelArrays& cur, int threads, bool edges, std::string& error) const;
   // A secondary pass left a won or lost position unresolved (tables disagree).
   bool inconsistent() const { return inconsistent_.load(); }
 
  private:
   Position position(const Unit& u, std::uint64_t l) const;
   std::uint64_t local_of(const Unit& u, Position p) const;
-  std::uint64_t next_local(Position q) const;
+  // Index in the level above of q (after a man move); memo: the unit's
+  // ManExits (null: none, e.g. a team sharing the Scratch).
+  std::uint64_t next_local(Position q, ManExits* memo) const;
   // p: position(u, l).
+  // Edges go to `fwd` (s.fwd, or a team's chunk), fwd_off[l + 1] = fwd.size().
   template <bool Edges>
-  void gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, SuccessorReader& rd,
-              const LevelArrays* next, MoveList& moves) const;
+  void gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, std::vector<std::uint32_t>& fwd,
+              ManExits* memo, SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
   // gather() of every position of u in order, walking the king placements.
   template <bool Edges>
   void gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
   template <bool Par, bool Edges>
   void propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass, int threads) const;
-  static void build_predecessors(Scratch& s, std::uint64_t n);
+  // Predecessor lists (rev, rev_off) from the forward edges: s.fwd when
+  // chunk == 0, else s.fwd_chunks of `chunk` positions each.
+  static void build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk);
   // Clears cur.derived's bits of u's stored positions (after gather).
   void record_stored(const Unit& u, const Scratch& s, LevelArrays& cur) const;
 

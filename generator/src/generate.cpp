@@ -77,8 +77,10 @@ class FileSink : public ValueSink {
   }
   Status add(std::uint64_t, std::span<const std::span<const std::uint16_t>> codes) override {
     wdl_.resize(codes[0].size());
-    for (std::size_t i = 0; i < wdl_.size(); ++i)
-      wdl_[i] = codes[0][i] == kDontCareCode ? kDontCareCode : Value::decode(codes[0][i]).wdl_only().encode();
+    const std::span<const std::uint16_t> primary = codes[0];
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(wdl_.size()); ++i)
+      wdl_[i] = primary[i] == kDontCareCode ? kDontCareCode : Value::decode(primary[i]).wdl_only().encode();
     if (Status s = builders_[0]->add(wdl_); !s.ok()) return s;
     if (builders_[1])
       if (Status s = builders_[1]->add(codes[0]); !s.ok()) return s;

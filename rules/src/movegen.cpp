@@ -161,7 +161,13 @@ class CaptureSearch {
         for (int i = 0; i < n; ++i) {
           if (some_continue && !continuing[i]) continue;
           push(lands[i], victim);
-          search(lands[i], true, next);
+          // A landing already known to have no further jump ends the
+          // capture there (what search() would find after testing every
+          // direction again).
+          if (r_.king_must_land_to_continue && !continuing[i])
+            record(lands[i], true, next);
+          else
+            search(lands[i], true, next);
           pop();
         }
       }
