@@ -28,7 +28,7 @@ TableHeader default_table_header(const Rules& rules, Material canonical, Metric 
   // Measured on Russian 2K1Mv1K1M (18.5M slots; see FORMAT.md, "Defaults").
   if (metric == Metric::WDL) {
     h.encoding = ValueEncoding::WdlRun;
-    h.block_size = 1024;  // u16 block entries; an uncached probe decodes one block (FORMAT.md 6)
+    h.block_size = 1024;  // 9-bit block fields; an uncached probe decodes one block (FORMAT.md 6)
     h.zstd_level = 0;  // not used
   } else if (compression == Compression::Small) {
     h.encoding = ValueEncoding::U16Planes;

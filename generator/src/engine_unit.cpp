@@ -108,12 +108,12 @@ std::uint64_t UnitSolver::next_local(Position q, ManExits* memo) const {
   if (L_.sym && q.side_to_move == Color::Black) q = q.flipped();
   const int side = q.side_to_move == Color::White ? 0 : 1;
   const std::uint64_t kings = L_.index.rank_kings(q.kings[0], q.kings[1], q.men[0] | q.men[1]);
-  if (memo == nullptr) return L_.level_offset(side, L_.index.rank_men(q.men[0], q.men[1])) + kings;
+  auto men_offset = [&] { return L_.level_offset(side, L_.index.rank_men(q.men[0], q.men[1])); };
+  if (memo == nullptr) return men_offset() + kings;
   for (const ManExits::Entry& e : memo->entries)
     if (e.wm == q.men[0] && e.bm == q.men[1] && e.side == side) return e.offset + kings;
-  const std::uint64_t offset = L_.level_offset(side, L_.index.rank_men(q.men[0], q.men[1]));
-  memo->entries.push_back(ManExits::Entry{q.men[0], q.men[1], side, offset});
-  return offset + kings;
+  memo->entries.push_back(ManExits::Entry{q.men[0], q.men[1], side, men_offset()});
+  return memo->entries.back().offset + kings;
 }
 
 template <bool Edges>
