@@ -262,6 +262,7 @@ void register_generate(CLI::App& app, int& rc) {
           j["white_to_move"] = side_json(w);
           if (!r.material.is_symmetric()) j["black_to_move"] = side_json(b);
           j["levels_on_disk"] = r.spilled;
+          j["resident_bytes"] = r.resident_bytes;
         }
         out.push_back(j);
         return;

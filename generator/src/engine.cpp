@@ -263,11 +263,12 @@ void count(SideCounts& c, std::uint16_t primary, std::uint16_t dtc) {
 
 // Moves a finished level's values to the store, coalescing consecutive
 // configurations (contiguous both in the level and in slot order).  Counts
-// the true values first; then, when the level has a derived bitmap, every
+// the true values first and copies the primary pass's to `resolved` (slot
+// order; null: not kept); then, when the level has a derived bitmap, every
 // pass's code of a derived position becomes kDontCareCode (the level is no
 // longer read).
 Status flush_level(const Layout& L, LevelArrays& lv, const PassList& passes, SlotStore& store, BuildStats& stats,
-                   int threads) {
+                   int threads, std::uint16_t* resolved) {
   const std::vector<std::uint64_t>& configs = L.levels[lv.p];
   const std::uint64_t N = L.index.size();
   const std::uint64_t per_side = configs.size() * L.K;
@@ -294,16 +295,6 @@ Status flush_level(const Layout& L, LevelArrays& lv, const PassList& passes, Slo
       }
     }
   }
-  if (!lv.derived.empty()) {
-    const std::uint64_t used = L.sides * per_side;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::int64_t w = 0; w < static_cast<std::int64_t>(lv.derived.size()); ++w)
-      for (std::uint32_t bits = lv.derived[w]; bits != 0; bits &= bits - 1) {
-        const std::uint64_t j = static_cast<std::uint64_t>(w) * 16 + static_cast<std::uint64_t>(std::countr_zero(bits));
-        if (j >= used) break;
-        for (int k = 0; k < P; ++k) lv.codes[k][j] = kDontCareCode;
-      }
-  }
   // Runs of consecutive configurations (contiguous both in the level and in
   // slot order): a copy each.
   struct Run {
@@ -317,6 +308,24 @@ Status flush_level(const Layout& L, LevelArrays& lv, const PassList& passes, Slo
       runs.push_back(Run{side * N + configs[i] * L.K, L.level_offset(side, configs[i]), (j - i) * L.K});
       i = j;
     }
+  }
+  // The primary pass's true values, before derived positions lose theirs.
+  if (resolved != nullptr) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (std::int64_t r = 0; r < static_cast<std::int64_t>(runs.size()); ++r) {
+      const Run& run = runs[static_cast<std::size_t>(r)];
+      std::copy(lv.codes[0].data() + run.at, lv.codes[0].data() + run.at + run.n, resolved + run.slot);
+    }
+  }
+  if (!lv.derived.empty()) {
+    const std::uint64_t used = L.sides * per_side;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (std::int64_t w = 0; w < static_cast<std::int64_t>(lv.derived.size()); ++w)
+      for (std::uint32_t bits = lv.derived[w]; bits != 0; bits &= bits - 1) {
+        const std::uint64_t j = static_cast<std::uint64_t>(w) * 16 + static_cast<std::uint64_t>(std::countr_zero(bits));
+        if (j >= used) break;
+        for (int k = 0; k < P; ++k) lv.codes[k][j] = kDontCareCode;
+      }
   }
   if (store.memory(0) != nullptr) {
     std::uint16_t* mem[kMaxPasses] = {};
@@ -441,6 +450,11 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     const bool writes = opt.split == nullptr || opt.split->writer();  // keeps the store and feeds the sink
     if (writes)
       if (Status s = store.open(plan.spill, opt.spill_dir, m); !s.ok()) return fail(s.message());
+    std::uint16_t* resolved = nullptr;
+    if (writes && opt.resolved != nullptr) {
+      opt.resolved->resize(slots);
+      resolved = opt.resolved->data();
+    }
     UnitSolver solver(rules, L, passes);
     std::vector<std::unique_ptr<SuccessorReader>> readers;
     for (int t = 0; t < threads; ++t) readers.push_back(successors.reader());
@@ -535,14 +549,14 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       if (!error.empty()) return fail(error);
       if (solver.inconsistent()) return fail("a won or lost position never reached the end of its count (inconsistent tables)");
       if (writes && next.p >= 0)
-        if (Status s = flush_level(L, next, passes, store, stats, threads); !s.ok()) return fail(s.message());
+        if (Status s = flush_level(L, next, passes, store, stats, threads, resolved); !s.ok()) return fail(s.message());
       // cur's buffers (level p + 1, flushed) are reused by the next level:
       // fresh memory costs a page fault per page (a few % of a build).
       std::swap(next, cur);
       cur.p = -1;
     }
     if (writes && next.p >= 0)
-      if (Status s = flush_level(L, next, passes, store, stats, threads); !s.ok()) return fail(s.message());
+      if (Status s = flush_level(L, next, passes, store, stats, threads, resolved); !s.ok()) return fail(s.message());
     next = LevelArrays{};
     cur = LevelArrays{};
     scratch.clear();

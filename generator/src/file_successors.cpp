@@ -31,6 +31,10 @@ class FileReader : public SuccessorReader {
   }
 
   std::uint16_t code(const Position& q) override {
+    // A resident material holds every position's true code: no search.
+    if (q.pieces(q.side_to_move) == 0) return Value::loss(0).encode();
+    if (const FileSuccessors::Entry* e = entry_of(material_of(q).canonical()); e != nullptr && e->resident)
+      return (*e->resident)[locate_slot(e->index, q)];
     // Resolved values of recent positions (a capture position costs a
     // search), keyed by the position itself: a hit costs no ranking.
     Resolved& r = resolved_[resolved_line(q)];
@@ -46,20 +50,25 @@ class FileReader : public SuccessorReader {
  private:
   enum class Read : std::uint8_t { Ok = 0, Failed = 1 };
 
-  int entry_of(const Material& c) {
+  // The entry of an opened material, or null.
+  const FileSuccessors::Entry* entry_of(const Material& c) {
     if (last_ < 0 || entries_[last_].canonical != c) last_ = source_.find(c);
-    return last_;
+    return last_ < 0 ? nullptr : &entries_[last_];
   }
 
   // The stored entry of a position of an opened material (error_ otherwise).
   Read stored(const Position& q, Value& out) {
     const Material c = material_of(q).canonical();
-    if (entry_of(c) < 0) {
+    if (entry_of(c) == nullptr) {
       if (error_.empty()) error_ = "no table of successor material " + c.name() + " was opened";
       return Read::Failed;
     }
     const FileSuccessors::Entry& e = entries_[last_];
     const std::uint64_t slot = locate_slot(e.index, q);
+    if (e.resident) {
+      out = Value::decode((*e.resident)[slot]);
+      return Read::Ok;
+    }
     const std::uint64_t bs = e.file->header().block_size;
     const std::uint64_t block = slot / bs;
     const std::uint64_t key = (static_cast<std::uint64_t>(last_) << 48) | block;
@@ -135,7 +144,8 @@ int FileSuccessors::find(const Material& canonical) const {
 
 Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rules, const std::filesystem::path& dir,
                                                                 const std::vector<Material>& materials, Metric metric,
-                                                                std::uint64_t cache_bytes_per_reader) {
+                                                                std::uint64_t cache_bytes_per_reader,
+                                                                const ResidentTables* resident) {
   auto fs = std::make_unique<FileSuccessors>();
   fs->rules_ = &rules;
   fs->metric_ = metric;
@@ -155,7 +165,8 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
       return Error((*r)->path().string() + ": holds " + (*r)->header().material.name() + " " +
                    std::string(metric_name((*r)->header().metric)));
     fs->by_key_[static_cast<std::size_t>(material_key(m))] = static_cast<std::int16_t>(fs->entries_.size());
-    fs->entries_.push_back(Entry{m, MaterialIndex(m), std::move(*r)});
+    const ResidentTables::Codes* codes = resident != nullptr ? resident->find(m) : nullptr;
+    fs->entries_.push_back(Entry{m, MaterialIndex(m), std::move(*r), codes != nullptr ? *codes : nullptr});
   }
   return fs;
 }

@@ -2,7 +2,8 @@
 // through the value oracle (value_oracle.hpp: capture positions are
 // resolved from their captures, whatever their entries hold) and a small
 // cache of decoded blocks per thread (no locks, no shared state after
-// opening).
+// opening); or, for materials this run built and kept in memory
+// (resident_tables.hpp), from their true codes directly.
 #pragma once
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 
 #include "damka/engine.hpp"
 #include "damka/table_file.hpp"
+#include "resident_tables.hpp"
 
 namespace damka {
 
@@ -19,10 +21,13 @@ class FileSuccessors : public SuccessorSource {
   // Opens `metric`'s file of every material in `materials` (canonical) and of
   // every material they convert into, transitively (the oracle's search over
   // captures reaches them), under `dir`; fails naming the first file that is
-  // missing or unreadable.
+  // missing or unreadable.  Materials found in `resident` (may be null; its
+  // codes must be `metric`'s true codes) are read from there; the source
+  // holds them (shares ownership) until it is destroyed.
   static Expected<std::unique_ptr<FileSuccessors>> open(const Rules& rules, const std::filesystem::path& dir,
                                                         const std::vector<Material>& materials, Metric metric,
-                                                        std::uint64_t cache_bytes_per_reader);
+                                                        std::uint64_t cache_bytes_per_reader,
+                                                        const ResidentTables* resident = nullptr);
   std::unique_ptr<SuccessorReader> reader() const override;
   std::uint64_t reader_bytes() const override { return cache_bytes_; }
 
@@ -30,6 +35,7 @@ class FileSuccessors : public SuccessorSource {
     Material canonical;
     MaterialIndex index;
     std::unique_ptr<TableReader> file;
+    ResidentTables::Codes resident;  // true codes by slot, or null
   };
   // Entry number of a canonical material, -1 if not opened.
   int find(const Material& canonical) const;

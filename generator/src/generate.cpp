@@ -155,12 +155,29 @@ void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r
       r.bytes[k] = std::filesystem::file_size(table_path(opt.out, rules, r.material, kMetrics[k]), ec);
 }
 
+ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Material& m, const MetricSet& metrics,
+                           int threads, std::uint64_t budget) {
+  const std::uint64_t need = plan_memory(m, metrics, threads, kCachePerThread, budget).peak;
+  resident.make_room(i, need, budget);
+  ResidentStep step;
+  step.keep = resident.keep(i, need, budget);
+  const std::uint64_t held = resident.bytes() + (step.keep ? resident.bytes_of(i) : 0);
+  step.budget = budget - std::min(budget, held);
+  step.held = held;
+  return step;
+}
+
 Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* split,
-                   const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r) {
+                   const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r,
+                   ResidentTables* resident, std::size_t index) {
   const Material m = r.material;
   const int threads = std::max(1, opt.threads);
   const Metric primary = opt.metrics.dtw ? Metric::DTW : Metric::WDL;
-  auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread);
+  ResidentStep step;
+  step.budget = opt.memory_budget;
+  if (resident != nullptr) step = resident_step(*resident, index, m, opt.metrics, threads, opt.memory_budget);
+  r.resident_bytes = step.held;
+  auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread, resident);
   if (!succ) return Error(m.name() + ": cannot read a table it converts into: " + succ.message());
   const bool writes = split == nullptr || split->writer();
   FileSink sink(rules, opt.out, m, opt.metrics, opt.compression, threads);
@@ -170,16 +187,19 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   BuildOptions bo;
   bo.metrics = opt.metrics;
   bo.threads = threads;
-  bo.memory_budget = opt.memory_budget;
+  bo.memory_budget = step.budget;
   bo.spill_dir = table_dir(opt.out, rules);
   bo.progress = progress;
   bo.split = split;
   bo.mark_derived = true;  // capture positions are don't-care in the files
+  auto resolved = step.keep ? std::make_shared<std::vector<std::uint16_t>>() : nullptr;
+  bo.resolved = resolved.get();
   BuildStats bs;
   if (Status s = build_material(rules, m, **succ, writes ? static_cast<ValueSink&>(sink) : none, bo, bs); !s.ok())
     return s;
   if (writes)
     if (Status s = sink.finish(r); !s.ok()) return s;
+  if (resolved) resident->add(index, std::move(resolved));
   r.action = TableReport::Action::Built;
   r.white_to_move = bs.side[0];
   r.black_to_move = bs.side[1];
@@ -270,16 +290,29 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
   const int threads = std::max(1, opt.threads);
   std::vector<TableReport> plan;
   double rate = 0;
-  for (const Material& m : targets(opt)) {
+  const std::vector<Material> order = targets(opt);
+  std::vector<bool> build(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    build[i] = !check_material_files(rules, opt.out, order[i], false, opt.metrics).ok();
+  const int ranks = opt.cluster != nullptr ? opt.cluster->size() : std::max(1, opt.ranks);
+  // One process keeps finished tables in memory as generate() does (ranks do not).
+  std::optional<ResidentTables> resident;
+  if (ranks == 1) resident.emplace(order, build);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Material m = order[i];
     TableReport r;
     r.material = m;
     r.positions = table_slots(m);
-    r.action = check_material_files(rules, opt.out, m, false, opt.metrics).ok() ? TableReport::Action::Skipped
-                                                                                : TableReport::Action::Planned;
+    r.action = build[i] ? TableReport::Action::Planned : TableReport::Action::Skipped;
     if (r.action == TableReport::Action::Planned) {
       if (rate == 0) rate = calibrate(rules, threads);
-      const MemoryPlan mp = plan_memory(m, opt.metrics, threads, kCachePerThread, opt.memory_budget);
-      r.predicted.peak_bytes = mp.peak;
+      ResidentStep step;
+      step.budget = opt.memory_budget;
+      if (resident) step = resident_step(*resident, i, m, opt.metrics, threads, opt.memory_budget);
+      const MemoryPlan mp = plan_memory(m, opt.metrics, threads, kCachePerThread, step.budget);
+      r.predicted.peak_bytes = step.held + mp.peak;
+      r.resident_bytes = step.held;
+      if (step.keep) resident->add(i, nullptr);
       r.predicted.spill_bytes = mp.spill_disk;
       const bool small = opt.compression == Compression::Small;
       int zstd_files = 0;
@@ -298,7 +331,6 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     }
     plan.push_back(r);
   }
-  const int ranks = opt.cluster != nullptr ? opt.cluster->size() : std::max(1, opt.ranks);
   if (ranks > 1 && rate > 0) {  // who builds what, and when (rank_plan.hpp)
     std::vector<Material> order;
     std::vector<bool> build;
@@ -348,6 +380,11 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
     if (!present[i]) overall_total += table_slots(order[i]);
   }
 
+  // Finished tables later materials convert into stay in memory when the
+  // budget allows (resident_tables.hpp).
+  std::vector<bool> build(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) build[i] = !present[i];
+  ResidentTables resident(order, build);
   std::vector<TableReport> reports;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];
@@ -363,7 +400,9 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
           cb.progress(Progress{m, i + 1, order.size(), done, total, overall_done + done, overall_total,
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
       };
-      if (Status s = build_table(rules, opt, nullptr, progress, r); !s.ok()) return s.error();
+      if (Status s = build_table(rules, opt, nullptr, progress, r, opt.keep_finished ? &resident : nullptr, i);
+          !s.ok())
+        return s.error();
       overall_done += r.positions;
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "damka/generate.hpp"
+#include "resident_tables.hpp"
 
 namespace damka::generate_detail {
 
@@ -22,11 +23,26 @@ double calibrate(const Rules& rules, int threads);
 // r for a material whose files are present: Skipped, with its file sizes.
 void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r);
 
+// What keeping finished tables in memory leaves for building order[i] (m):
+// resident.make_room() done, whether m is kept after its build, the bytes
+// the tables hold meanwhile (m's own codes included when kept) and the
+// budget left to the build.
+struct ResidentStep {
+  bool keep = false;
+  std::uint64_t held = 0;
+  std::uint64_t budget = 0;
+};
+ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Material& m, const MetricSet& metrics,
+                           int threads, std::uint64_t budget);
+
 // Builds the files of r.material (its successors' files must be finished)
 // and fills r; with a split, this process's share (only the writer writes
-// files).  Nothing half-written remains on failure.
+// files).  Nothing half-written remains on failure.  With `resident`
+// (r.material is its order[index]), successors are read from the tables
+// it holds and r.material is kept there when resident_step says so.
 Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* split,
-                   const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r);
+                   const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r,
+                   ResidentTables* resident = nullptr, std::size_t index = 0);
 
 // generate() on several ranks (generate_ranks.cpp).
 Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const GenerateOptions& opt,

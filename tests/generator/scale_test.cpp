@@ -68,6 +68,35 @@ TEST(Scale, FourPieceFilesAreTheSameForOneAndTwoThreads) {
   }
 }
 
+// Finished tables kept in memory for the materials built after them
+// (GenerateOptions::keep_finished, resident_tables.hpp) are read without the
+// files and without the oracle's search: the same bytes as reading every
+// successor from its file, and the dry run predicts the same residency.
+TEST(Scale, TablesKeptInMemoryGiveTheSameBytes) {
+  for (Variant v : {Variant::Russian, Variant::Brazilian}) {
+    const Rules& r = rules_of(v);
+    TempDir a, b;
+    GenerateOptions from_files = options(a.path, 4, 2);
+    from_files.keep_finished = false;
+    auto plain = generate(r, from_files);
+    ASSERT_TRUE(plain.ok()) << plain.message();
+    for (const TableReport& t : *plain) EXPECT_EQ(t.resident_bytes, 0u) << t.material.name();
+    auto plan = plan_generation(r, options(b.path, 4, 2));
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    auto kept = generate(r, options(b.path, 4, 2));
+    ASSERT_TRUE(kept.ok()) << kept.message();
+    ASSERT_EQ(kept->size(), plan->size());
+    std::uint64_t most = 0;
+    for (std::size_t i = 0; i < kept->size(); ++i) {
+      EXPECT_EQ((*kept)[i].resident_bytes, (*plan)[i].resident_bytes) << (*kept)[i].material.name();
+      most = std::max(most, (*kept)[i].resident_bytes);
+    }
+    // 4-piece materials read the 3-piece ones (2 bytes per slot) from memory.
+    EXPECT_GE(most, 2 * table_slots(*Material::parse("2Kv1K"))) << r.name;
+    EXPECT_EQ(expect_same_files(r, a.path, b.path), 3 * static_cast<int>(build_order(4).size())) << r.name;
+  }
+}
+
 TEST(Scale, LevelsInATemporaryFileGiveTheSameBytes) {
   const Rules& r = rules_of(Variant::Russian);
   TempDir a, b;

@@ -148,6 +148,13 @@ struct BuildOptions {
   // everywhere (tables held in memory).  Cost: one bit per position of the
   // two levels held.
   bool mark_derived = false;
+  // When set (a process that writes: no split, or the split's writer),
+  // receives the primary pass's true code of every slot, derived positions
+  // included, in slot order (resized to the table's slots): what the value
+  // oracle would derive from the files, without its search.  The generator
+  // keeps it for the materials built next (resident_tables.hpp).  Cost:
+  // 2 bytes per slot, one copy of each level.
+  std::vector<std::uint16_t>* resolved = nullptr;
 };
 
 // What a build of `canonical` needs, before it starts.

@@ -49,6 +49,10 @@ struct GenerateOptions {
   // Split materials of at least this many positions across the ranks, and
   // no others; unset: where the plan predicts it finishes sooner (rank_plan.hpp).
   std::optional<std::uint64_t> split_above;
+  // Keep finished tables that later materials convert into in memory, as
+  // far as memory_budget allows (faster; the files do not change).  Off:
+  // every successor is read from its file (tests compare the two).
+  bool keep_finished = true;
 };
 
 // The default --memory: 80% of the machine's physical memory.
@@ -80,6 +84,10 @@ struct TableReport {
   std::uint64_t bytes[3] = {0, 0, 0};  // file sizes: WDL, DTW, DTC
   Prediction predicted;                // dry run: for tables to build
   bool spilled = false;                // built with its finished levels in a temporary file
+  // Finished tables (of this run) kept in memory while it was built, its own
+  // codes included when it was kept for later materials; the dry run
+  // predicts the same and counts it in predicted.peak_bytes.
+  std::uint64_t resident_bytes = 0;
   int rank = 0;                        // several ranks: who builds it (RankJob::kAllRanks: split among all)
 };
 

@@ -1,0 +1,60 @@
+// ResidentTables: see resident_tables.hpp.
+#include "resident_tables.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "damka/slots.hpp"
+#include "damka/solver.hpp"
+
+namespace damka {
+
+ResidentTables::ResidentTables(std::vector<Material> order, std::vector<bool> build)
+    : order_(std::move(order)), build_(std::move(build)) {
+  assert(order_.size() == build_.size());
+  for (std::size_t j = 0; j < order_.size(); ++j)
+    if (build_[j])
+      for (const Material& s : successors(order_[j])) last_use_[s] = j;
+}
+
+bool ResidentTables::needed_from(std::size_t from, const Material& m) const {
+  const auto it = last_use_.find(m);
+  return it != last_use_.end() && it->second >= from;
+}
+
+std::uint64_t ResidentTables::bytes_of(std::size_t i) const { return table_slots(order_[i]) * sizeof(std::uint16_t); }
+
+void ResidentTables::make_room(std::size_t i, std::uint64_t need, std::uint64_t budget) {
+  std::erase_if(tables_, [&](const Table& t) {
+    if (needed_from(i, t.canonical)) return false;
+    bytes_ -= t.bytes;
+    return true;
+  });
+  while (!tables_.empty() && bytes_ + need > budget) {
+    // The largest goes first (the earliest built among equals): it frees the
+    // most for the fewest tables read from files again.
+    auto largest = tables_.begin();
+    for (auto it = tables_.begin(); it != tables_.end(); ++it)
+      if (it->bytes > largest->bytes) largest = it;
+    bytes_ -= largest->bytes;
+    tables_.erase(largest);
+  }
+}
+
+bool ResidentTables::keep(std::size_t i, std::uint64_t need, std::uint64_t budget) const {
+  return build_[i] && needed_from(i + 1, order_[i]) && bytes_ + bytes_of(i) + need <= budget;
+}
+
+void ResidentTables::add(std::size_t i, Codes codes) {
+  assert(codes == nullptr || codes->size() * sizeof(std::uint16_t) == bytes_of(i));
+  tables_.push_back(Table{order_[i], bytes_of(i), std::move(codes)});
+  bytes_ += tables_.back().bytes;
+}
+
+const ResidentTables::Codes* ResidentTables::find(const Material& canonical) const {
+  for (const Table& t : tables_)
+    if (t.canonical == canonical && t.codes != nullptr) return &t.codes;
+  return nullptr;
+}
+
+}  // namespace damka

@@ -1,0 +1,76 @@
+// Private to generate(): finished materials kept in memory for the materials
+// built after them.
+//
+// Reading a successor from its file costs a block decode on a cache miss
+// and, where the successor's side to move must capture (half the positions
+// of a 5-piece table), a search over its captures (value_oracle.hpp).  The
+// engine knows every position's true value when it finishes a material
+// (BuildOptions::resolved), so a material that later materials convert
+// into is kept as one code per slot and read with one index computation:
+// about a sixth of a 5-piece build's CPU time.
+//
+// Which tables stay is decided by the memory budget alone (the same way in
+// a build and in its dry run, so the dry run predicts the peak): before a
+// material is built, tables that no material still to be built converts
+// into are dropped, then the largest ones until the tables plus the
+// material's own plan fit the budget; the material is kept after its build
+// when a later material converts into it and it fits beside the rest.
+// Keeping tables changes no value: the files are the same with or without
+// (tested).  Not thread-safe; readers (FileSuccessors) hold the codes they
+// use (shared ownership), so dropping a table never invalidates a reader.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "damka/material.hpp"
+
+namespace damka {
+
+class ResidentTables {
+ public:
+  using Codes = std::shared_ptr<const std::vector<std::uint16_t>>;
+
+  // `order`: the run's materials in build order; `build[i]`: whether
+  // order[i] is built by this run (the others' files are present: they are
+  // never resident).
+  ResidentTables(std::vector<Material> order, std::vector<bool> build);
+
+  // Before building order[i], whose plan needs `need` bytes (its own
+  // resolved codes included when keep(i) says so) of `budget`: drops the
+  // tables no material from order[i] on converts into, then the largest
+  // ones until bytes() + need <= budget.
+  void make_room(std::size_t i, std::uint64_t need, std::uint64_t budget);
+  // Whether order[i] should be kept after its build (a later material
+  // converts into it and its codes fit beside the tables kept and its own
+  // plan, `need` bytes without them).
+  bool keep(std::size_t i, std::uint64_t need, std::uint64_t budget) const;
+  // Adds order[i]'s codes (null in a dry run: only the size counts).
+  void add(std::size_t i, Codes codes);
+
+  // The codes of a resident material (canonical), or null.
+  const Codes* find(const Material& canonical) const;
+  std::uint64_t bytes() const { return bytes_; }
+  // Bytes of order[i]'s codes if it were kept.
+  std::uint64_t bytes_of(std::size_t i) const;
+
+ private:
+  struct Table {
+    Material canonical;
+    std::uint64_t bytes;
+    Codes codes;
+  };
+  // Whether a material from order[from] on, built by this run, converts
+  // into m.
+  bool needed_from(std::size_t from, const Material& m) const;
+
+  std::vector<Material> order_;
+  std::vector<bool> build_;
+  std::map<Material, std::size_t> last_use_;  // the last index built by this run that converts into it
+  std::vector<Table> tables_;
+  std::uint64_t bytes_ = 0;
+};
+
+}  // namespace damka
