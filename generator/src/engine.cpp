@@ -175,6 +175,11 @@ std::uint64_t team_graph_room(const MemoryPlan& plan, std::uint64_t budget) {
   return budget > used ? (budget - used) / 8 : 0;
 }
 
+struct HugeFree {
+  std::size_t bytes = 0;
+  void operator()(std::uint16_t* p) const noexcept { huge_free(p, bytes); }
+};
+
 // Finished values by slot, per pass: in memory, or in a temporary file.
 class SlotStore {
  public:
@@ -186,7 +191,8 @@ class SlotStore {
   Status open(bool spill, const std::filesystem::path& dir, const Material& m) {
     if (!spill) {
       // Not filled: flush_level writes every slot once before it is read.
-      for (int i = 0; i < passes_; ++i) mem_[i] = std::make_unique_for_overwrite<std::uint16_t[]>(slots_);
+      for (int i = 0; i < passes_; ++i)
+        mem_[i] = Array(static_cast<std::uint16_t*>(huge_alloc(slots_ * 2)), HugeFree{slots_ * 2});
       return {};
     }
     // Named like the table writer's temporary files, so that a run after a
@@ -243,7 +249,8 @@ class SlotStore {
  private:
   std::uint64_t slots_;
   int passes_;
-  std::unique_ptr<std::uint16_t[]> mem_[kMaxPasses];
+  using Array = std::unique_ptr<std::uint16_t[], HugeFree>;
+  Array mem_[kMaxPasses];
   std::filesystem::path path_;
   int fd_ = -1;
 };

@@ -118,7 +118,7 @@ std::uint64_t UnitSolver::next_local(Position q, ManExits* memo) const {
 
 template <bool Edges>
 void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s,
-                        std::vector<std::uint32_t>& fwd, ManExits* memo, SuccessorReader& rd,
+                        BigVector<std::uint32_t>& fwd, ManExits* memo, SuccessorReader& rd,
                         const LevelArrays* next, MoveList& moves) const {
   const int part = l >= L_.K ? 1 : 0;
   const int np = passes_.size();
@@ -252,8 +252,8 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   const std::uint16_t* const prim1 = cur.codes[0].data() + u.offset[1];
   auto code_at = [&](std::uint64_t l) -> std::uint16_t& { return l < K ? base0[l] : base1[l - K]; };
   auto wdl = [&](std::uint64_t l) { return Value::decode(l < K ? prim0[l] : prim1[l - K]).wdl; };
-  const std::vector<std::uint16_t>& win_exit = s.win_exit[pass];
-  const std::vector<std::uint16_t>& loss_exit = s.loss_exit[pass];
+  const BigVector<std::uint16_t>& win_exit = s.win_exit[pass];
+  const BigVector<std::uint16_t>& loss_exit = s.loss_exit[pass];
 
   std::vector<std::vector<std::uint64_t>>& buckets = s.buckets;
   buckets.clear();
@@ -377,7 +377,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
 
 void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk) {
   // Position p's targets: fwd_of(p)[fwd_off[p] .. fwd_off[p + 1]).
-  auto fwd_of = [&](std::uint64_t p) -> const std::vector<std::uint32_t>& {
+  auto fwd_of = [&](std::uint64_t p) -> const BigVector<std::uint32_t>& {
     return chunk == 0 ? s.fwd : s.fwd_chunks[p / chunk];
   };
   auto begin_of = [&](std::uint64_t p) -> std::uint32_t {
@@ -396,9 +396,9 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t c
   }
   for (std::uint64_t l = 0; l < n; ++l) s.rev_off[l + 1] += s.rev_off[l];
   s.rev.resize(edges);
-  std::vector<std::uint32_t> fill(s.rev_off.begin(), s.rev_off.end() - 1);
+  BigVector<std::uint32_t> fill(s.rev_off.begin(), s.rev_off.end() - 1);
   for (std::uint64_t p = 0; p < n; ++p) {
-    const std::vector<std::uint32_t>& f = fwd_of(p);
+    const BigVector<std::uint32_t>& f = fwd_of(p);
     for (std::uint32_t e = begin_of(p); e < s.fwd_off[p + 1]; ++e) s.rev[fill[f[e]]++] = static_cast<std::uint32_t>(p);
   }
 }
@@ -470,7 +470,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
       for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
         guarded(failed, error, [&] {
           fault_point();
-          std::vector<std::uint32_t>& fwd = s.fwd_chunks[static_cast<std::size_t>(c)];
+          BigVector<std::uint32_t>& fwd = s.fwd_chunks[static_cast<std::size_t>(c)];
           const std::uint64_t first = static_cast<std::uint64_t>(c) * chunk, last = std::min(n, first + chunk);
           for (std::uint64_t at = first; at < last; ++at) gather<true>(u, at, position(u, at), s, fwd, nullptr, rd, next, moves);
         });

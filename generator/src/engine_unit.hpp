@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "damka/huge_pages.hpp"
 #include "damka/movegen.hpp"
 #include "engine_layout.hpp"
 
@@ -37,13 +38,13 @@ void guarded(std::atomic<bool>& failed, std::string& error, F&& f) {
 // The values of one level, per pass (layout in Layout).
 struct LevelArrays {
   int p = -1;
-  std::vector<std::uint16_t> codes[kMaxPasses];
+  BigVector<std::uint16_t> codes[kMaxPasses];
   // When the build marks derived positions (BuildOptions::mark_derived):
   // bit i % 16 of derived[i / 16] is 1 when position i of the level is
   // derived (its side to move must capture).  Starts all ones; each unit
   // clears the bits of its stored positions, so the bitmaps of processes
   // that solved different units combine with a bitwise AND (LevelSplit).
-  std::vector<std::uint16_t> derived;
+  BigVector<std::uint16_t> derived;
 };
 
 class UnitSolver {
@@ -61,17 +62,17 @@ class UnitSolver {
   };
   // Per-unit working memory (reused from unit to unit by one thread).
   struct Scratch {
-    std::vector<std::uint8_t> in, flags, pending;
-    std::vector<std::uint16_t> queued;
-    std::vector<std::uint16_t> win_exit[kMaxPasses], loss_exit[kMaxPasses];
+    BigVector<std::uint8_t> in, flags, pending;
+    BigVector<std::uint16_t> queued;
+    BigVector<std::uint16_t> win_exit[kMaxPasses], loss_exit[kMaxPasses];
     std::vector<std::vector<std::uint64_t>> buckets;
     // In-unit move graph (SerialGraph and TeamGraph): forward edges as gathered, then
     // each position's predecessors (CSR), so the passes need no un-moves.
-    std::vector<std::uint32_t> fwd, fwd_off, rev, rev_off;
+    BigVector<std::uint32_t> fwd, fwd_off, rev, rev_off;
     // A team's forward edges, per chunk of consecutive positions (chunk c
     // holds positions [c * chunk, (c + 1) * chunk)); fwd_off then holds
     // offsets into each position's own chunk.
-    std::vector<std::vector<std::uint32_t>> fwd_chunks;
+    std::vector<BigVector<std::uint32_t>> fwd_chunks;
     ManExits man_exits;  // of the unit a thread solves alone
     void resize(std::uint64_t n, int passes);
   };
@@ -104,7 +105,7 @@ class UnitSolver {
   // p: position(u, l).
   // Edges go to `fwd` (s.fwd, or a team's chunk), fwd_off[l + 1] = fwd.size().
   template <bool Edges>
-  void gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, std::vector<std::uint32_t>& fwd,
+  void gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, BigVector<std::uint32_t>& fwd,
               ManExits* memo, SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
   // gather() of every position of u in order, walking the king placements.
   template <bool Edges>

@@ -192,7 +192,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   bo.progress = progress;
   bo.split = split;
   bo.mark_derived = true;  // capture positions are don't-care in the files
-  auto resolved = step.keep ? std::make_shared<std::vector<std::uint16_t>>() : nullptr;
+  auto resolved = step.keep ? std::make_shared<BigVector<std::uint16_t>>() : nullptr;
   bo.resolved = resolved.get();
   BuildStats bs;
   if (Status s = build_material(rules, m, **succ, writes ? static_cast<ValueSink&>(sink) : none, bo, bs); !s.ok())

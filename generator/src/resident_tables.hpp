@@ -25,13 +25,14 @@
 #include <memory>
 #include <vector>
 
+#include "damka/huge_pages.hpp"
 #include "damka/material.hpp"
 
 namespace damka {
 
 class ResidentTables {
  public:
-  using Codes = std::shared_ptr<const std::vector<std::uint16_t>>;
+  using Codes = std::shared_ptr<const BigVector<std::uint16_t>>;
 
   // `order`: the run's materials in build order; `build[i]`: whether
   // order[i] is built by this run (the others' files are present: they are

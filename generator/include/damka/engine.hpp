@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "damka/expected.hpp"
+#include "damka/huge_pages.hpp"
 #include "damka/index.hpp"
 #include "damka/material.hpp"
 #include "damka/metric_spec.hpp"
@@ -154,7 +155,7 @@ struct BuildOptions {
   // oracle would derive from the files, without its search.  The generator
   // keeps it for the materials built next (resident_tables.hpp).  Cost:
   // 2 bytes per slot, one copy of each level.
-  std::vector<std::uint16_t>* resolved = nullptr;
+  BigVector<std::uint16_t>* resolved = nullptr;
 };
 
 // What a build of `canonical` needs, before it starts.

@@ -1,0 +1,54 @@
+// Large arrays on transparent huge pages.
+//
+// The generator's arrays (a level's values, a unit's move graph, the
+// finished store, tables kept in memory) are gigabytes read at random.  On
+// 4 KiB pages every first touch is a page fault and most random reads miss
+// the TLB; where the kernel offers transparent huge pages only on request
+// (`madvise`, the default of many distributions), an array asks for 2 MiB
+// pages here.  Russian <= 5 pieces, 2 threads: about 5% less wall time
+// (the same as the kernel's `always` setting).  Nothing changes where the
+// kernel has them off, and no value depends on it.
+//
+// Cost: allocations of at least kHugeFrom bytes are rounded up to 2 MiB;
+// smaller ones go to operator new.  Thread-safe (as malloc).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <vector>
+
+namespace damka {
+
+inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
+inline constexpr std::size_t kHugeFrom = std::size_t{4} << 20;
+
+// Memory for `bytes` bytes: at least kHugeFrom bytes are 2 MiB aligned,
+// madvise(MADV_HUGEPAGE)d before any page is touched.  Throws
+// std::bad_alloc.  Release with huge_free(p, bytes).
+void* huge_alloc(std::size_t bytes);
+void huge_free(void* p, std::size_t bytes) noexcept;
+
+template <class T>
+struct HugePageAllocator {
+  using value_type = T;
+  HugePageAllocator() = default;
+  template <class U>
+  constexpr HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
+    return static_cast<T*>(huge_alloc(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept { huge_free(p, n * sizeof(T)); }
+  template <class U>
+  friend constexpr bool operator==(const HugePageAllocator&, const HugePageAllocator<U>&) noexcept {
+    return true;
+  }
+};
+
+// A std::vector whose large buffers sit on huge pages.
+template <class T>
+using BigVector = std::vector<T, HugePageAllocator<T>>;
+
+}  // namespace damka
