@@ -78,12 +78,9 @@ void run_symbols(std::span<const std::uint16_t> codes, std::vector<unsigned char
   thread_local ParseScratch scratch;
   std::vector<std::uint32_t>& f = scratch.cost;
   std::vector<std::uint8_t>& choice = scratch.choice;
-  f.assign(n + 1, 0);
-  choice.assign(n, 0);
-  const auto code_at = [&](std::size_t i) -> unsigned {  // 0..2, 3 = don't care, 0 past the end (padding)
-    if (i >= n) return 0;
-    return codes[i] == kDontCareCode ? 3u : codes[i];
-  };
+  f.resize(n + 1);  // every entry is set before it is read
+  f[n] = 0;
+  choice.resize(n);
   // A don't-care entry takes no value above the block's largest given code,
   // so the file's max code (header) stays that of the given codes.
   unsigned top = 0;
@@ -91,9 +88,10 @@ void run_symbols(std::span<const std::uint16_t> codes, std::vector<unsigned char
     if (c != kDontCareCode && c > top) top = c;
   std::array<std::uint32_t, 3> run{};  // codes from i on that are v or don't care
   std::array<int, 3> fit{};            // the largest class k with kRunLength[k] <= run[v] (when run[v] >= 4)
+  unsigned key = 0;                    // codes i .. i + 3 as 2-bit fields (3 = don't care, 0 past the end)
   for (std::size_t i = n; i-- > 0;) {
-    const unsigned c = code_at(i);
-    const unsigned key = c | code_at(i + 1) << 2 | code_at(i + 2) << 4 | code_at(i + 3) << 6;
+    const unsigned c = codes[i] == kDontCareCode ? 3u : codes[i];
+    key = (key << 2 | c) & 0xFF;
     std::uint32_t best = kLiterals.cost[top][key] + f[std::min(i + 4, n)];
     std::uint8_t best_s = kLiterals.symbol[top][key];
     for (unsigned v = 0; v < 3; ++v) {

@@ -86,6 +86,7 @@ struct TableBuilder::Impl {
   std::vector<std::int8_t> constant;     // WdlRun: each block's constant code (0..2), or -1
   std::vector<std::int8_t> batch_constant;  // the same for one batch
   table_layout::SymbolCounts sym_counts{};  // WdlRun: per context
+  std::vector<table_layout::SymbolCounts> thread_counts;  // one batch's, per thread
   std::vector<std::uint64_t> group_sums;
   XXH3_state_t* group_state = nullptr;  // XXH3 of the current group's bytes
   std::vector<Bytes> encoded;          // one batch
@@ -105,7 +106,14 @@ struct TableBuilder::Impl {
   }
 
   bool run_coded() const { return h.encoding == ValueEncoding::WdlRun; }
-  std::uint64_t batch_codes() const { return std::uint64_t{h.block_size} * static_cast<std::uint64_t>(threads) * 4; }
+  // Codes encoded per parallel region: at least 4 blocks per thread and
+  // 2^18 codes (small WdlRun blocks: a region per few blocks kept a second
+  // thread waiting most of the time).
+  std::uint64_t batch_codes() const {
+    const std::uint64_t blocks = std::max<std::uint64_t>(static_cast<std::uint64_t>(threads) * 4,
+                                                         ((std::uint64_t{1} << 18) + h.block_size - 1) / h.block_size);
+    return std::uint64_t{h.block_size} * blocks;
+  }
 
   // Appends one finished block to the table file (blocks in order), keeping
   // the group checksums.
@@ -131,6 +139,9 @@ struct TableBuilder::Impl {
     if (nb == 0) return {};
     encoded.assign(nb, {});
     batch_constant.assign(nb, -1);
+    // WdlRun: each thread counts its blocks' symbols (sums: any order).
+    thread_counts.resize(static_cast<std::size_t>(threads));
+    for (SymbolCounts& c : thread_counts) c = SymbolCounts{};
     std::atomic<bool> bad{false};
     std::string problem;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
@@ -150,7 +161,15 @@ struct TableBuilder::Impl {
         const std::span<const std::uint16_t> given(pending.data() + first, n);
         if (run_coded()) {  // a constant block, or the parse (it chooses the don't-care values, FORMAT.md 3.5)
           batch_constant[b] = static_cast<std::int8_t>(constant_code(given));
-          if (batch_constant[b] < 0) run_symbols(given, out);
+          if (batch_constant[b] < 0) {
+            run_symbols(given, out);
+            SymbolCounts& counts = thread_counts[std::min(t, thread_counts.size() - 1)];
+            int ctx = 0;
+            for (unsigned char x : out) {
+              ++counts[static_cast<std::size_t>(ctx)][x];
+              ctx = next_context(x);
+            }
+          }
           continue;
         }
         std::vector<std::uint16_t> codes(given.begin(), given.end());
@@ -171,6 +190,10 @@ struct TableBuilder::Impl {
       out.resize(got);
     }
     if (bad) return fail("encoding failed: " + problem);
+    if (run_coded())
+      for (const SymbolCounts& c : thread_counts)
+        for (std::size_t k = 0; k < c.size(); ++k)
+          for (std::size_t x = 0; x < c[k].size(); ++x) sym_counts[k][x] += c[k][x];
     for (std::size_t i = 0; i < encoded.size(); ++i) {
       const Bytes& b = encoded[i];
       if (run_coded()) {
@@ -178,11 +201,6 @@ struct TableBuilder::Impl {
         sym_offset += b.size();
         sym_bytes.push_back(static_cast<std::uint32_t>(b.size()));
         constant.push_back(batch_constant[i]);
-        int ctx = 0;
-        for (unsigned char x : b) {
-          ++sym_counts[ctx][x];
-          ctx = next_context(x);
-        }
       } else if (Status s = append_block(b); !s.ok()) {
         return s;
       }
@@ -269,14 +287,16 @@ Status TableBuilder::add(std::span<const std::uint16_t> codes) {
     return b.fail("more codes than the table's " + std::to_string(b.h.slots) + " slots");
   // Don't-care slots (kDontCareCode) stay as they are until their block is
   // encoded (fill_dont_care, FORMAT.md 3.5).
-  for (std::size_t i = 0; i < codes.size(); ++i) {
-    if (codes[i] > b.h.max_code && codes[i] != kDontCareCode) {
-      if (b.h.metric == Metric::WDL && codes[i] > 2)
+  // The largest given code first (a loop the compiler vectorises; don't
+  // care is 0xFFFF, so it is mapped to 0), then the slot of a bad one.
+  std::uint16_t top = 0;
+  for (const std::uint16_t c : codes) top = std::max<std::uint16_t>(top, c == kDontCareCode ? 0 : c);
+  if (b.h.metric == Metric::WDL && top > 2)
+    for (std::size_t i = 0; i < codes.size(); ++i)
+      if (codes[i] > 2 && codes[i] != kDontCareCode)
         return b.fail("WDL table with code " + std::to_string(codes[i]) + " at slot " + std::to_string(b.added + i) +
                       " (WDL codes are 0, 1, 2)");
-      b.h.max_code = codes[i];
-    }
-  }
+  b.h.max_code = std::max(b.h.max_code, top);
   std::size_t at = 0;
   while (at < codes.size()) {
     const std::size_t room = static_cast<std::size_t>(b.batch_codes() - b.pending.size());
