@@ -131,7 +131,7 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
   const std::uint64_t unit_positions = 2 * L.K;  // the largest unit: both parts of a configuration
   // Quiet king moves per position: a few per king (about 9 for a flying
   // king among 7 pieces).
-  const std::uint64_t edges = static_cast<std::uint64_t>(std::max(L.m.wk, L.m.bk)) * 9;
+  const std::uint64_t edges = planned_edges_per_position(L.m);
   // Edges are numbered in 32 bits: at most 13 moves per flying king.
   const bool numbered = unit_positions * static_cast<std::uint64_t>(std::max(L.m.wk, L.m.bk)) * 13 < (std::uint64_t{1} << 32);
   const std::uint64_t t = static_cast<std::uint64_t>(threads);

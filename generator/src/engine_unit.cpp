@@ -436,6 +436,7 @@ void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, co
     return;
   }
   s.fwd.clear();
+  s.fwd.reserve(n * planned_edges_per_position(L_.m));  // virtual: only the pages written count
   s.fwd_off.assign(n + 1, 0);
   gather_all<true>(u, s, rd, next, moves);
   record_stored(u, s, cur);
@@ -472,6 +473,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
           fault_point();
           BigVector<std::uint32_t>& fwd = s.fwd_chunks[static_cast<std::size_t>(c)];
           const std::uint64_t first = static_cast<std::uint64_t>(c) * chunk, last = std::min(n, first + chunk);
+          fwd.reserve((last - first) * planned_edges_per_position(L_.m));
           for (std::uint64_t at = first; at < last; ++at) gather<true>(u, at, position(u, at), s, fwd, nullptr, rd, next, moves);
         });
       }

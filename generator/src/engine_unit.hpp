@@ -15,6 +15,14 @@
 
 namespace damka::engine_detail {
 
+// The move graph's edges per position that the memory plan allows for (an
+// upper estimate: 9 quiet moves per king of the side with more kings; real
+// tables have about a third of it).  Graphs reserve it up front: the
+// growth of a vector of hundreds of MB re-faulted and copied it each time.
+inline std::uint64_t planned_edges_per_position(const Material& m) {
+  return static_cast<std::uint64_t>(std::max(m.wk, m.bk)) * 9;
+}
+
 // What a worker that ran out of memory reports (build_material adds the plan).
 inline constexpr std::string_view kWorkerOutOfMemory = "out of memory in a worker";
 

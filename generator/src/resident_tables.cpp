@@ -22,7 +22,10 @@ bool ResidentTables::needed_from(std::size_t from, const Material& m) const {
   return it != last_use_.end() && it->second >= from;
 }
 
-std::uint64_t ResidentTables::bytes_of(std::size_t i) const { return table_slots(order_[i]) * sizeof(std::uint16_t); }
+std::uint64_t ResidentTables::bytes_of(std::size_t i) const {
+  const std::uint64_t bytes = table_slots(order_[i]) * sizeof(std::uint16_t);
+  return bytes < kHugeFrom ? bytes : (bytes + kHugePage - 1) / kHugePage * kHugePage;  // as huge_alloc takes it
+}
 
 void ResidentTables::make_room(std::size_t i, std::uint64_t need, std::uint64_t budget) {
   std::erase_if(tables_, [&](const Table& t) {
@@ -46,7 +49,7 @@ bool ResidentTables::keep(std::size_t i, std::uint64_t need, std::uint64_t budge
 }
 
 void ResidentTables::add(std::size_t i, Codes codes) {
-  assert(codes == nullptr || codes->size() * sizeof(std::uint16_t) == bytes_of(i));
+  assert(codes == nullptr || codes->size() * sizeof(std::uint16_t) <= bytes_of(i));
   tables_.push_back(Table{order_[i], bytes_of(i), std::move(codes)});
   bytes_ += tables_.back().bytes;
 }
