@@ -13,8 +13,9 @@
 // a build and in its dry run, so the dry run predicts the peak): before a
 // material is built, tables that no material still to be built converts
 // into are dropped, then the largest ones until the tables plus the
-// material's own plan fit the budget; the material is kept after its build
-// when a later material converts into it and it fits beside the rest.
+// material's own plan fit the budget (generate() gives them 7/8 of
+// --memory); the material is kept after its build when a later material
+// converts into it and it fits beside the rest.
 // Keeping tables changes no value: the files are the same with or without
 // (tested).  Not thread-safe; readers (FileSuccessors) hold the codes they
 // use (shared ownership), so dropping a table never invalidates a reader.
