@@ -303,7 +303,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
   const int ranks = opt.cluster != nullptr ? opt.cluster->size() : std::max(1, opt.ranks);
   // One process keeps finished tables in memory as generate() does (ranks do not).
   std::optional<ResidentTables> resident;
-  if (ranks == 1) resident.emplace(order, build);
+  if (ranks == 1 && opt.keep_finished) resident.emplace(order, build);
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];
     TableReport r;
@@ -338,12 +338,6 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     plan.push_back(r);
   }
   if (ranks > 1 && rate > 0) {  // who builds what, and when (rank_plan.hpp)
-    std::vector<Material> order;
-    std::vector<bool> build;
-    for (const TableReport& r : plan) {
-      order.push_back(r.material);
-      build.push_back(r.action == TableReport::Action::Planned);
-    }
     // The schedule counts positions; turn them into time at the plan's mean rate.
     double positions = 0, seconds = 0;
     for (const TableReport& r : plan)
