@@ -139,7 +139,15 @@ Expected<TableInfo> inspect(const fs::path& path) {
   TableInfo t;
   t.path = path.string();
   t.h = (*reader)->header();
-  auto counts = count_codes(**reader);
+  // A distance table's draws are read from the WDL table beside it (FORMAT.md 3.5).
+  std::unique_ptr<TableReader> wdl;
+  if (t.h.metric != Metric::WDL) {
+    fs::path wdl_path = path;
+    wdl_path.replace_extension(".wdl");
+    if (auto w = TableReader::open(wdl_path); w) wdl = std::move(*w);
+    else if (t.h.format_version >= 5) return Error(path.string() + ": its draws are read from " + wdl_path.string() + ": " + w.message());
+  }
+  auto counts = count_codes(**reader, wdl.get());
   if (!counts) return counts.error();
   t.counts = std::move(*counts);
   t.checksum = (*reader)->verify_file_checksum();

@@ -105,7 +105,7 @@ HeaderBytes encode_header(const TableHeader& h, std::uint64_t index_checksum) {
 bool decode_header(const HeaderBytes& b, TableHeader& h, std::uint64_t& index_checksum, std::string& problem) {
   h = TableHeader{};
   h.format_version = static_cast<std::uint16_t>(get_le(&b[8], 2));
-  if (h.format_version >= 1 && h.format_version <= 3) {
+  if (h.format_version >= 1 && h.format_version < kOldestReadVersion) {
     problem = "format version " + std::to_string(h.format_version) +
               " is no longer read; regenerate it with `damka generate`";
     return false;

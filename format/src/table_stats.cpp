@@ -1,6 +1,7 @@
 // count_codes: the histogram of a table's stored codes by side to move.
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 
@@ -11,8 +12,36 @@
 
 namespace damka {
 
-Expected<CodeCounts> count_codes(const TableReader& reader) {
+namespace {
+// WDL codes of slots [first, first + n) into out.
+Status read_range(const TableReader& wdl, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out,
+                  std::vector<std::uint16_t>& block) {
+  out.clear();
+  const std::uint64_t bs = wdl.header().block_size;
+  for (std::uint64_t b = first / bs; out.size() < n; ++b) {
+    if (Status s = wdl.read_block(b, block); !s.ok()) return s;
+    const std::uint64_t from = b == first / bs ? first - b * bs : 0;
+    const std::uint64_t take = std::min<std::uint64_t>(block.size() - from, n - out.size());
+    out.insert(out.end(), block.begin() + static_cast<std::ptrdiff_t>(from),
+               block.begin() + static_cast<std::ptrdiff_t>(from + take));
+  }
+  return {};
+}
+}  // namespace
+
+Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* wdl) {
   const TableHeader& h = reader.header();
+  if (h.metric != Metric::WDL) {
+    if (wdl == nullptr) {
+      if (h.format_version >= 5)
+        return Error(reader.path().string() + ": a distance table's draws are read from its WDL table, which was not given");
+    } else {
+      const TableHeader& w = wdl->header();
+      if (w.metric != Metric::WDL || w.material != h.material || w.slots != h.slots || w.variant != h.variant)
+        return Error(wdl->path().string() + ": not the WDL table of " + reader.path().string());
+    }
+  }
+  const bool by_wdl = h.metric != Metric::WDL && wdl != nullptr;
   const Rules& rules = rules_of(h.variant);
   const MaterialIndex index(h.material);
   const std::uint64_t per_side = index.size();  // slots of White to move
@@ -24,22 +53,38 @@ Expected<CodeCounts> count_codes(const TableReader& reader) {
 #pragma omp parallel
   {
     CodeCounts mine = counts;
-    std::vector<std::uint16_t> codes;
+    std::vector<std::uint16_t> codes, wdl_codes, wdl_block;
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(reader.num_blocks()); ++b) {
       if (failed.load(std::memory_order_relaxed)) continue;
-      if (Status s = reader.read_block(static_cast<std::uint64_t>(b), codes); !s.ok()) {
+      const std::uint64_t first = static_cast<std::uint64_t>(b) * h.block_size;
+      Status s = reader.read_block(static_cast<std::uint64_t>(b), codes);
+      if (s.ok() && by_wdl) s = read_range(*wdl, first, codes.size(), wdl_codes, wdl_block);
+      if (!s.ok()) {
 #pragma omp critical(damka_count_codes)
         if (!failed.exchange(true)) error = s;
         continue;
       }
-      const std::uint64_t first = static_cast<std::uint64_t>(b) * h.block_size;
       for (std::uint64_t j = 0; j < codes.size(); ++j) {
         const bool white = first + j < per_side;
-        if (is_derived(rules, position_at(index, first + j)))
+        if (is_derived(rules, position_at(index, first + j))) {
           ++(white ? mine.derived_white_to_move : mine.derived_black_to_move);
-        else
-          (white ? mine.white_to_move : mine.black_to_move)[codes[j]]++;
+          continue;
+        }
+        std::uint16_t code = codes[j];
+        if (by_wdl) {
+          Value v;
+          if (!distance_value(wdl_codes[j], code, v)) {
+#pragma omp critical(damka_count_codes)
+            if (!failed.exchange(true))
+              error = Error(reader.path().string() + ": slot " + std::to_string(first + j) +
+                                " disagrees with the WDL table on who wins",
+                            ErrorCode::Corrupt);
+            break;
+          }
+          code = v.encode();
+        }
+        (white ? mine.white_to_move : mine.black_to_move)[code]++;
       }
     }
 #pragma omp critical(damka_count_codes)

@@ -24,7 +24,8 @@ class FileReader : public SuccessorReader {
              Metric metric, std::uint64_t cache_bytes)
       : source_(source), entries_(entries), rules_(rules), metric_(metric) {
     std::uint64_t largest = 4096;
-    for (const auto& e : entries) largest = std::max<std::uint64_t>(largest, e.file->header().block_size);
+    for (const auto& e : entries)
+      if (e.file) largest = std::max<std::uint64_t>(largest, e.file->header().block_size);
     const std::uint64_t want = std::max<std::uint64_t>(16, cache_bytes / (largest * 2)) / kWays;
     bits_ = std::bit_width(want) - 1;
     lines_.resize((std::size_t{1} << bits_) * kWays);
@@ -69,9 +70,30 @@ class FileReader : public SuccessorReader {
       out = Value::decode((*e.resident)[slot]);
       return Read::Ok;
     }
-    const std::uint64_t bs = e.file->header().block_size;
+    std::uint16_t code = 0;
+    if (Read r = entry(*e.file, 0, slot, code); r != Read::Ok) return r;
+    if (!e.wdl) {
+      out = Value::decode(code);
+      return Read::Ok;
+    }
+    // A distance file: whether the position is drawn is the WDL file's.
+    std::uint16_t wdl = 0;
+    if (Read r = entry(*e.wdl, 1, slot, wdl); r != Read::Ok) return r;
+    if (!distance_value(wdl, code, out)) {
+      if (error_.empty())
+        error_ = e.file->path().string() + ": slot " + std::to_string(slot) + " disagrees with " +
+                 e.wdl->path().string() + " on who wins";
+      return Read::Failed;
+    }
+    return Read::Ok;
+  }
+
+  // The entry of `slot` in `file`, one of the current material's files
+  // (`which`: 0 its metric's, 1 its WDL file), through the block cache.
+  Read entry(const TableReader& file, std::uint64_t which, std::uint64_t slot, std::uint16_t& code) {
+    const std::uint64_t bs = file.header().block_size;
     const std::uint64_t block = slot / bs;
-    const std::uint64_t key = (static_cast<std::uint64_t>(last_) << 48) | block;
+    const std::uint64_t key = (static_cast<std::uint64_t>(last_) << 48) | (which << 47) | block;
     Line* const set = &lines_[((key * 0x9E3779B97F4A7C15ull) >> (64 - bits_)) * kWays];
     Line* line = nullptr;
     for (int w = 0; w < kWays && line == nullptr; ++w)
@@ -82,7 +104,7 @@ class FileReader : public SuccessorReader {
       for (int w = 1; w < kWays; ++w)
         if (!set[w].valid || (line->valid && set[w].used < line->used)) line = &set[w];
       line->valid = false;
-      if (Status s = e.file->read_block(block, line->codes); !s.ok()) {
+      if (Status s = file.read_block(block, line->codes); !s.ok()) {
         if (error_.empty()) error_ = s.message();
         return Read::Failed;
       }
@@ -90,7 +112,7 @@ class FileReader : public SuccessorReader {
       line->valid = true;
     }
     line->used = ++clock_;
-    out = Value::decode(line->codes[slot - block * bs]);
+    code = line->codes[slot - block * bs];
     return Read::Ok;
   }
 
@@ -156,17 +178,31 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
   std::set<Material> all(materials.begin(), materials.end());
   for (const Material& m : materials)
     for (const Material& s : successors_closure(m)) all.insert(s);
-  for (const Material& m : all) {
-    if (!keyable(m)) return Error("material " + m.name() + " has too many pieces of a kind");
-    auto r = TableReader::open(table_path(dir, rules, m, metric));
+  auto open_file = [&](const Material& m, Metric which) -> Expected<std::unique_ptr<TableReader>> {
+    auto r = TableReader::open(table_path(dir, rules, m, which));
     if (!r) return r.error();
     if (Status s = check_table_rules((*r)->header(), rules, (*r)->path()); !s.ok()) return s.error();
-    if ((*r)->header().material != m || (*r)->header().metric != metric)
+    if ((*r)->header().material != m || (*r)->header().metric != which)
       return Error((*r)->path().string() + ": holds " + (*r)->header().material.name() + " " +
                    std::string(metric_name((*r)->header().metric)));
+    return r;
+  };
+  for (const Material& m : all) {
+    if (!keyable(m)) return Error("material " + m.name() + " has too many pieces of a kind");
     fs->by_key_[static_cast<std::size_t>(material_key(m))] = static_cast<std::int16_t>(fs->entries_.size());
     const ResidentTables::Codes* codes = resident != nullptr ? resident->find(m) : nullptr;
-    fs->entries_.push_back(Entry{m, MaterialIndex(m), std::move(*r), codes != nullptr ? *codes : nullptr});
+    Entry e{m, MaterialIndex(m), nullptr, nullptr, codes != nullptr ? *codes : nullptr};
+    if (!e.resident) {  // a resident material is never read from its files
+      auto r = open_file(m, metric);
+      if (!r) return r.error();
+      e.file = std::move(*r);
+      if (metric != Metric::WDL) {  // draws are read from the WDL file (FORMAT.md 3.5)
+        auto w = open_file(m, Metric::WDL);
+        if (!w) return w.error();
+        e.wdl = std::move(*w);
+      }
+    }
+    fs->entries_.push_back(std::move(e));
   }
   return fs;
 }

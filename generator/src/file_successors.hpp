@@ -18,12 +18,14 @@ namespace damka {
 
 class FileSuccessors : public SuccessorSource {
  public:
-  // Opens `metric`'s file of every material in `materials` (canonical) and of
-  // every material they convert into, transitively (the oracle's search over
-  // captures reaches them), under `dir`; fails naming the first file that is
-  // missing or unreadable.  Materials found in `resident` (may be null; its
-  // codes must be `metric`'s true codes) are read from there; the source
-  // holds them (shares ownership) until it is destroyed.
+  // Opens `metric`'s file (DTW or DTC: and the WDL file, which says which
+  // positions are drawn, FORMAT.md 3.5) of every material in `materials`
+  // (canonical) and of every material they convert into, transitively (the
+  // oracle's search over captures reaches them), under `dir`; fails naming
+  // the first file that is missing or unreadable.  Materials found in
+  // `resident` (may be null; its codes must be `metric`'s true codes) are
+  // read from there, not from files; the source holds them (shares
+  // ownership) until it is destroyed.
   static Expected<std::unique_ptr<FileSuccessors>> open(const Rules& rules, const std::filesystem::path& dir,
                                                         const std::vector<Material>& materials, Metric metric,
                                                         std::uint64_t cache_bytes_per_reader,
@@ -34,8 +36,9 @@ class FileSuccessors : public SuccessorSource {
   struct Entry {
     Material canonical;
     MaterialIndex index;
-    std::unique_ptr<TableReader> file;
-    ResidentTables::Codes resident;  // true codes by slot, or null
+    std::unique_ptr<TableReader> file;  // the metric's file (null when resident)
+    std::unique_ptr<TableReader> wdl;   // a distance metric's: the WDL file, whose draws it leaves don't care
+    ResidentTables::Codes resident;     // true codes by slot, or null
   };
   // Entry number of a canonical material, -1 if not opened.
   int find(const Material& canonical) const;

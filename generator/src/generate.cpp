@@ -15,6 +15,7 @@
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/value_oracle.hpp"
 #include "file_successors.hpp"
 #include "generate_detail.hpp"
 #include "resolve_derived.hpp"
@@ -83,11 +84,21 @@ class FileSink : public ValueSink {
       wdl_[i] = primary[i] == kDontCareCode ? kDontCareCode : Value::decode(primary[i]).wdl_only().encode();
     if (Status s = builders_[0]->add(wdl_); !s.ok()) return s;
     if (builders_[1])
-      if (Status s = builders_[1]->add(codes[0]); !s.ok()) return s;
+      if (Status s = builders_[1]->add(without_draws(codes[0])); !s.ok()) return s;
     if (builders_[2])
-      if (Status s = builders_[2]->add(codes[passes_.dtc]); !s.ok()) return s;
+      if (Status s = builders_[2]->add(without_draws(codes[passes_.dtc])); !s.ok()) return s;
     return {};
   }
+  // A distance file's drawn positions are don't care: the WDL file says
+  // they are drawn (FORMAT.md 3.5; about 14% smaller DTW and DTC files).
+  std::span<const std::uint16_t> without_draws(std::span<const std::uint16_t> codes) {
+    dist_.resize(codes.size());
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(codes.size()); ++i)
+      dist_[i] = codes[i] == Value::draw().encode() ? kDontCareCode : codes[i];
+    return dist_;
+  }
+
   Status finish(TableReport& r) {
     for (int k = 0; k < 3; ++k) {
       if (!builders_[k]) continue;
@@ -106,7 +117,7 @@ class FileSink : public ValueSink {
   Compression compression_;
   int threads_;
   std::unique_ptr<TableBuilder> builders_[3];
-  std::vector<std::uint16_t> wdl_;
+  std::vector<std::uint16_t> wdl_, dist_;
 };
 
 // Nothing to write: a rank that is not a split's writer (LevelSplit).
@@ -272,21 +283,33 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
                                         const Material& canonical, const TableSource* loaded) {
   SolvedTable t;
   t.material = canonical;
-  for (Metric m : {Metric::DTW, Metric::DTC}) {
+  auto read_codes = [&](Metric m, std::vector<std::uint16_t>& codes) -> Status {
     auto reader = TableReader::open(table_path(dir, rules, canonical, m));
     if (!reader) return reader.error();
-    if (Status s = check_table_rules((*reader)->header(), rules, (*reader)->path()); !s.ok()) return s.error();
-    std::vector<std::uint16_t>& codes = m == Metric::DTW ? t.dtw : t.dtc;
+    if (Status s = check_table_rules((*reader)->header(), rules, (*reader)->path()); !s.ok()) return s;
     codes.clear();
     codes.reserve((*reader)->header().slots);
     std::vector<std::uint16_t> block;
     for (std::uint64_t b = 0; b < (*reader)->num_blocks(); ++b) {
-      if (Status s = (*reader)->read_block(b, block); !s.ok()) return s.error();
+      if (Status s = (*reader)->read_block(b, block); !s.ok()) return s;
       codes.insert(codes.end(), block.begin(), block.end());
     }
-    if (codes.size() != table_slots(canonical))
-      return Error((*reader)->path().string() + ": wrong number of positions");
-    // The file may hold anything in derived entries: their true values.
+    if (codes.size() != table_slots(canonical)) return Error((*reader)->path().string() + ": wrong number of positions");
+    return {};
+  };
+  std::vector<std::uint16_t> wdl;
+  if (Status s = read_codes(Metric::WDL, wdl); !s.ok()) return s.error();
+  for (Metric m : {Metric::DTW, Metric::DTC}) {
+    std::vector<std::uint16_t>& codes = m == Metric::DTW ? t.dtw : t.dtc;
+    if (Status s = read_codes(m, codes); !s.ok()) return s.error();
+    // Drawn positions from the WDL file (their distance entries are don't
+    // care).  Derived entries of both files mean nothing; resolve_derived
+    // gives them their true values.
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+      Value v;
+      (void)distance_value(wdl[i], codes[i], v);
+      codes[i] = v.encode();
+    }
     if (auto r = resolve_derived(rules, dir, canonical, m, codes, loaded); !r) return r.error();
   }
   return t;

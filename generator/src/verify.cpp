@@ -69,6 +69,12 @@ class Loaded : public TableSource {
         codes.insert(codes.end(), block.begin(), block.end());
       }
       if (codes.size() != table_slots(canonical)) return Error(path.string() + ": wrong number of positions");
+      if (metric == Metric::DTC)  // drawn positions from the WDL codes (FORMAT.md 3.5)
+        for (std::size_t i = 0; i < codes.size(); ++i) {
+          Value v;
+          (void)distance_value(t.dtw[i], codes[i], v);
+          codes[i] = v.encode();
+        }
       // Derived entries: their true values (the file may hold anything).
       if (auto r = resolve_derived(r_, dir_, canonical, metric, codes, this); !r) return r.error();
     }

@@ -250,12 +250,21 @@ struct Tablebase::Impl {
     if (m.pieces() > kMaxIndexPieces) return ProbeStatus::Unknown;
     MaterialTables& t = tables_of(m.canonical());
     const std::uint64_t slot = locate_slot(t.index, p);
+    std::uint16_t wdl = 0;
+    if (ProbeStatus s = read_code(t, Metric::WDL, slot, mode, wdl); s != ProbeStatus::Ok) return s;
+    if (metric == Metric::WDL) {
+      v = Value::decode(wdl).wdl_only();
+      return ProbeStatus::Ok;
+    }
+    // A distance file leaves drawn positions don't care (FORMAT.md 3.5).
     std::uint16_t code = 0;
-    ProbeStatus s = read_code(t, metric, slot, mode, code);
-    if (metric == Metric::WDL && s == ProbeStatus::Unknown) s = read_code(t, Metric::DTW, slot, mode, code);
-    if (s != ProbeStatus::Ok) return s;
-    v = Value::decode(code);
-    if (metric == Metric::WDL) v = v.wdl_only();
+    if (Value::decode(wdl).wdl != Wdl::Draw)
+      if (ProbeStatus s = read_code(t, metric, slot, mode, code); s != ProbeStatus::Ok) return s;
+    if (!distance_value(wdl, code, v)) {
+      report(table_path(root, rules, t.material, metric).string() + ": slot " + std::to_string(slot) +
+             " disagrees with the WDL table on who wins");
+      return ProbeStatus::Corrupt;
+    }
     return ProbeStatus::Ok;
   }
 
@@ -419,8 +428,8 @@ struct Tablebase::Impl {
       return;
     }
     const Material c = material_of(p).canonical();
-    bool have = state_of(c, metric) == TableState::Present;
-    if (!have && metric == Metric::WDL) have = state_of(c, Metric::DTW) == TableState::Present;
+    // A distance metric also needs the WDL table (it says which positions are drawn).
+    const bool have = state_of(c, metric) == TableState::Present && state_of(c, Metric::WDL) == TableState::Present;
     if (!have) out.insert(c);
   }
 };

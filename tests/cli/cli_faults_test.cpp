@@ -102,7 +102,7 @@ TEST_F(CliFaults, SecondConcurrentRunRefusesNamingTheHolder) {
 
 TEST_F(CliFaults, FifoInPlaceOfATableNeitherHangsNorHidesTheOthers) {
   ASSERT_EQ(damka("generate -v russian -n 2 -t 1 -o " + q(dir_)).code, 0);
-  const fs::path fifo = family() / "1Kv1K.dtw";
+  const fs::path fifo = family() / "1Kv1M.dtw";
   fs::remove(fifo);
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
   Outcome r = damka("info " + q(fifo));
@@ -110,9 +110,10 @@ TEST_F(CliFaults, FifoInPlaceOfATableNeitherHangsNorHidesTheOthers) {
   EXPECT_NE(r.out.find("not a regular file"), std::string::npos) << r.out;
   r = damka("info " + q(dir_));
   EXPECT_EQ(r.code, 1) << r.out;
-  EXPECT_NE(r.out.find("1Kv1K.dtw: not a regular file"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1Kv1M.dtw: not a regular file"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1Kv1K.wdl"), std::string::npos) << r.out;  // the others are still shown
-  r = damka("probe --tables " + q(dir_) + " 'W:WKa1:BKh2'");
+  // A won position (a drawn one never reads its DTW file).
+  r = damka("probe --tables " + q(dir_) + " 'W:WKa1:Bh6'");
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("not a regular file"), std::string::npos) << r.out;
 }
@@ -159,7 +160,8 @@ Outcome damka_with_fd_limit(const std::vector<std::string>& args, rlim_t limit) 
 TEST_F(CliFaults, TooFewFileDescriptorsIsAnIoErrorNotCorruption) {
   ASSERT_EQ(damka("generate -v russian -n 2 -t 1 -o " + q(dir_)).code, 0);
   // stdin, stdout, stderr and one more: the first table opens, the next cannot.
-  const Outcome r = damka_with_fd_limit({"probe", "--tables", dir_.string(), "W:WKa1:BKh2"}, 4);
+  // A won position: its WDL file opens, its DTW file cannot.
+  const Outcome r = damka_with_fd_limit({"probe", "--tables", dir_.string(), "W:WKa1:Bh6"}, 4);
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("Too many open files"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("I/O error"), std::string::npos) << r.out;

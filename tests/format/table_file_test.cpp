@@ -194,10 +194,31 @@ TEST(TableFile, ConcurrentReads) {
 }
 
 TEST(TableFile, CountCodes) {
-  const Sample s = write_sample("counts.dtw", Metric::DTW, ValueEncoding::U16Planes, 999);
+  Sample s = write_sample("counts.dtw", Metric::DTW, ValueEncoding::U16Planes, 999);
+  // The WDL table of the same positions; the DTW file then gets a win in 3
+  // in every drawn entry (don't care in a distance file, FORMAT.md 3.5).
+  std::vector<std::uint16_t> wdl(s.codes.size());
+  std::uint64_t drawn = 0;
+  for (std::size_t i = 0; i < s.codes.size(); ++i) {
+    wdl[i] = Value::decode(s.codes[i]).wdl_only().encode();
+    if (wdl[i] == Value::draw().encode()) ++drawn;
+  }
+  ASSERT_GT(drawn, 0u);
+  std::vector<std::uint16_t> stored = s.codes;
+  for (std::size_t i = 0; i < stored.size(); ++i)
+    if (wdl[i] == Value::draw().encode()) stored[i] = Value::win(3).encode();
+  ASSERT_TRUE(write_table(s.path, s.header, stored).ok());
+  const fs::path wdl_path = test_dir() / "counts.wdl";
+  ASSERT_TRUE(write_table(wdl_path, default_table_header(rules_of(Variant::Russian), s.header.material, Metric::WDL), wdl).ok());
   auto r = TableReader::open(s.path);
   ASSERT_TRUE(r.ok());
-  const auto counts = count_codes(**r);
+  auto wr = TableReader::open(wdl_path);
+  ASSERT_TRUE(wr.ok());
+  // Without its WDL table a distance table cannot tell its draws.
+  const auto alone = count_codes(**r);
+  ASSERT_FALSE(alone.ok());
+  EXPECT_NE(alone.message().find("WDL"), std::string::npos) << alone.message();
+  const auto counts = count_codes(**r, wr->get());
   ASSERT_TRUE(counts.ok()) << counts.message();
   const std::uint64_t n = s.codes.size() / 2;  // 2Kv1K is not symmetric: White, then Black to move
   // Stored positions are counted by code; derived ones (a capture to make)
@@ -217,6 +238,14 @@ TEST(TableFile, CountCodes) {
   EXPECT_EQ(counts->black_to_move, b);
   EXPECT_EQ(counts->derived_white_to_move, dw);
   EXPECT_EQ(counts->derived_black_to_move, db);
+  // A WDL table that disagrees on who wins (every position a loss) is corruption.
+  std::vector<std::uint16_t> losses(wdl.size(), Value::loss(0).encode());
+  ASSERT_TRUE(write_table(wdl_path, default_table_header(rules_of(Variant::Russian), s.header.material, Metric::WDL), losses).ok());
+  auto bad = TableReader::open(wdl_path);
+  ASSERT_TRUE(bad.ok());
+  const auto disagree = count_codes(**r, bad->get());
+  ASSERT_FALSE(disagree.ok());
+  EXPECT_NE(disagree.message().find("disagrees"), std::string::npos) << disagree.message();
 }
 
 // kDontCareCode: accepted by the writer for any slot (derived positions);
@@ -498,11 +527,30 @@ TEST(TableFile, RefusesMissingEmptyForeignAndNewer) {
 
   const Sample s = write_sample("newer.wdl");
   Bytes b = read_bytes(s.path);
-  b[8] = 5;  // format version 5
+  b[8] = kTableFormatVersion + 1;
   write_bytes(s.path, b);
-  expect_refused(s.path, "newer format (version 5");
+  expect_refused(s.path, "newer format (version " + std::to_string(kTableFormatVersion + 1));
   const auto r = TableReader::open(s.path);
   EXPECT_EQ(r.code(), ErrorCode::Corrupt);
+}
+
+// Version 4 had the same layout (only its distance files stored their
+// drawn positions): still read.
+TEST(TableFile, ReadsVersion4) {
+  for (Metric metric : {Metric::WDL, Metric::DTW}) {
+    const Sample s = write_sample(metric == Metric::WDL ? "v4.wdl" : "v4.dtw", metric,
+                                  metric == Metric::WDL ? ValueEncoding::WdlRun : ValueEncoding::U16Planes);
+    Bytes c = read_bytes(s.path);
+    EXPECT_EQ(c[8], kTableFormatVersion);
+    table_layout::put_le(&c[8], 4, 2);
+    table_layout::put_le(&c[120], XXH3_64bits(c.data(), 120), 8);
+    write_bytes(s.path, c);
+    auto r = TableReader::open(s.path);
+    ASSERT_TRUE(r.ok()) << r.message();
+    EXPECT_EQ((*r)->header().format_version, 4);
+    for (std::uint64_t slot = 0; slot < s.codes.size(); slot += 97) EXPECT_EQ(*(*r)->get(slot), s.codes[slot]);
+    if (metric == Metric::DTW) EXPECT_TRUE(count_codes(**r).ok());  // version 4 stored its draws
+  }
 }
 
 // A version-1 file (header written by hand as version 1 laid it out: zstd

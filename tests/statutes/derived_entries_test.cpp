@@ -1,8 +1,9 @@
 // Table files whose derived entries (value_oracle.hpp: the side to move must
-// capture) hold no value give the statutes report and verify exactly what
-// true values in every entry give.  The 4-piece tables as `damka generate`
-// writes them (don't-care entries, table_file.hpp kDontCareCode), and a copy
-// rewritten with the opposite result in every derived entry (garbage), are
+// capture), and whose distance files' drawn entries, hold no value give the
+// statutes report and verify exactly what true values in every entry give.
+// The 4-piece tables as `damka generate` writes them (don't-care entries,
+// table_file.hpp kDontCareCode), and a copy rewritten with the opposite
+// result in every don't-care entry (garbage), are
 // compared with the solver's tables in memory, which hold the true value
 // everywhere (what the files held before don't-care entries).
 #include <gtest/gtest.h>
@@ -84,7 +85,7 @@ TEST_P(DerivedEntries, StatutesAndVerifyGiveWhatTrueValuesGive) {
   ASSERT_TRUE(built.ok()) << built.message();
 
   Solver solver(rules, 2);
-  std::uint64_t derived = 0, differing = 0;
+  std::uint64_t derived = 0, differing = 0, drawn = 0, drawn_differing = 0;
   for (const Material& m : build_order(n)) {
     solver.solve(m);
     const SolvedTable& t = *solver.table(m);
@@ -98,10 +99,16 @@ TEST_P(DerivedEntries, StatutesAndVerifyGiveWhatTrueValuesGive) {
       std::vector<std::uint16_t> wrong(file.size());
       for (std::size_t i = 0; i < file.size(); ++i) {
         const std::uint16_t want = true_code(t, metric, i);
-        wrong[i] = is_capture[i] ? garbage(want, metric) : want;
+        // A drawn position's entry in a distance file is don't care too
+        // (FORMAT.md 3.5: the WDL file says it is drawn).
+        const bool drawn_distance = metric != Metric::WDL && want == Value::draw().encode();
+        wrong[i] = is_capture[i] || drawn_distance ? garbage(want, metric) : want;
         if (is_capture[i]) {
           ++derived;
           differing += file[i] != want;
+        } else if (drawn_distance) {
+          ++drawn;
+          drawn_differing += file[i] != want;
         } else {
           // A stored entry is the value.
           ASSERT_EQ(file[i], want) << from << " slot " << i;
@@ -114,6 +121,8 @@ TEST_P(DerivedEntries, StatutesAndVerifyGiveWhatTrueValuesGive) {
   // The generated files do not hold the true values of derived positions.
   ASSERT_GT(derived, 10000u);
   EXPECT_GT(differing, derived / 10) << "the generated files hold (nearly) true values in derived entries";
+  ASSERT_GT(drawn, 10000u);
+  EXPECT_GT(drawn_differing, drawn / 10) << "the distance files hold (nearly) true values in drawn entries";
 
   // verify: every table clean in both folders (as with true values).
   for (const fs::path* dir : {&generated.path, &junk.path}) {

@@ -2,7 +2,7 @@
 // as fixed-size blocks of slots (see slots.hpp), each block compressed on its
 // own (WDL: run-length symbols with a Huffman code; DTW/DTC: zstd), found
 // through a compact index, guarded by xxHash checksums.  The byte-by-byte
-// layout is in format/FORMAT.md (format version 4).
+// layout is in format/FORMAT.md (format version 5).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,12 @@
 
 namespace damka {
 
-inline constexpr std::uint16_t kTableFormatVersion = 4;  // the only version this build reads and writes
+// The version this build writes.  It reads versions kOldestReadVersion..5:
+// version 4 differs only in that its DTW and DTC files store the entries of
+// drawn positions (which version 5 leaves don't care, FORMAT.md 3.5), and
+// reading them the version-5 way gives the same values.
+inline constexpr std::uint16_t kTableFormatVersion = 5;
+inline constexpr std::uint16_t kOldestReadVersion = 4;
 inline constexpr std::uint32_t kTableHeaderSize = 128;
 inline constexpr std::uint32_t kMaxBlockSize = 1u << 24;  // positions per block
 // A code given to TableBuilder::add() / write_table() for a slot whose value
@@ -145,7 +150,7 @@ enum class FileAccess : std::uint8_t { Pread, Map };
 // check failed: the file is damaged or is not a damka table).
 class TableReader {
  public:
-  // Checks magic, version (only version 4 is read: versions 1 to 3 are
+  // Checks magic, version (versions 4 and 5 are read: versions 1 to 3 are
   // refused with a message saying to regenerate the file, newer ones as newer), the header
   // checksum, the header's fields, the file size, and the index (its
   // checksum, offsets within the file), so a truncated or damaged file is
@@ -224,13 +229,16 @@ class TableReader {
 // for code 0..max_code; side 1 (Black to move) is empty for a symmetric
 // material.  Derived slots (value_oracle.hpp is_derived: the side to move
 // must capture; their entries mean nothing) are only counted, by side.
-// Reads (and so checks) every block.  Cost: decompresses the file and one
-// position_at() + has_capture() per slot, on the OpenMP default number of
-// threads.
+// A distance table (DTW, DTC) counts its drawn positions by the material's
+// WDL table `wdl` (FORMAT.md 3.5: their distance entries are don't care);
+// without it, a version-5 distance table is refused (version 4 stored its
+// draws).  Reads (and so checks) every block of both.  Cost: decompresses
+// the file(s) and one position_at() + has_capture() per slot, on the OpenMP
+// default number of threads.
 struct CodeCounts {
   std::vector<std::uint64_t> white_to_move, black_to_move;
   std::uint64_t derived_white_to_move = 0, derived_black_to_move = 0;
 };
-Expected<CodeCounts> count_codes(const TableReader& reader);
+Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* wdl = nullptr);
 
 }  // namespace damka

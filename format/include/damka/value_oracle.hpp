@@ -9,6 +9,9 @@
 // their captures' successors (which have fewer pieces, so the search ends),
 // and a side to move without pieces has lost in 0 plies.  A table writer
 // may therefore put anything in a derived position's entry (FORMAT.md).
+// Likewise a distance file (DTW, DTC) may hold anything for a drawn
+// position: a lookup of a file reads the WDL entry first (distance_value
+// below).
 // Symmetric materials and colour-reversed materials are the lookup's
 // business (locate() in slots.hpp maps any position to its slot).
 //
@@ -60,6 +63,24 @@ constexpr bool better_value(Value a, Value b) {
   if (a.wdl == Wdl::Win) return a.plies < b.plies;
   if (a.wdl == Wdl::Loss) return a.plies > b.plies;
   return false;
+}
+
+// A stored position's value in a distance metric (DTW or DTC) from its two
+// entries: its WDL entry's code and its distance entry's code.  A drawn
+// position's distance entry is don't care on disk (FORMAT.md 3.5), so the
+// WDL entry says whether it is drawn; otherwise the distance entry holds
+// the value.  False when the two disagree on who wins (damaged or
+// mismatched files); `out` is then the distance entry's value.  Every
+// reader of distance files asks this (probe, the generator's successor
+// reader, load_solved_table, count_codes).
+constexpr bool distance_value(std::uint16_t wdl_code, std::uint16_t distance_code, Value& out) {
+  const Wdl w = Value::decode(wdl_code).wdl;
+  if (w == Wdl::Draw) {
+    out = Value::draw();
+    return true;
+  }
+  out = Value::decode(distance_code);
+  return out.wdl == w;
 }
 
 // Whether a table entry of p is derived ("don't care" on disk): its side to

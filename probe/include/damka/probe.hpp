@@ -26,8 +26,10 @@
 // met it answers Corrupt) and is then treated as missing.  An I/O failure
 // that may pass (too many open files, EIO, no memory) is not corruption: the
 // probe answers IoError, on_error hears of it, and the file is tried again
-// by the next probe that needs it.  WDL probes use the .wdl file, or the
-// .dtw file when the .wdl one is missing.
+// by the next probe that needs it.  WDL probes use the .wdl file; DTW and
+// DTC probes read the .wdl file first (a distance file leaves drawn
+// positions don't care, FORMAT.md 3.5), then the .dtw or .dtc file for the
+// positions that are not drawn.
 //
 // Cache and threads.  Every method is const and thread-safe.  Decompressed
 // blocks are kept in a bounded cache (TablebaseOptions::cache_bytes, CLOCK
@@ -190,7 +192,7 @@ class Tablebase {
   // Like Fathom's tb_probe_root: the legal moves of p that keep its WDL
   // value (every winning move of a won position, every drawing move of a
   // drawn one, every move of a lost one), best first.  Needs only the WDL of
-  // each successor (WDL files, or DTW files where the WDL one is missing);
+  // each successor (WDL files);
   // where the DTW tables of every kept move are present they are ranked by
   // DTW (ties by DTC), else where the DTC tables are by DTC, else they keep
   // the legal-move order (`ranking` says which; draws are never reordered).
@@ -208,8 +210,8 @@ class Tablebase {
 
   // State of one table file (opens it if not tried yet).
   TableState table_state(const Material& m, Metric metric) const;
-  // Canonical materials whose `metric` table (or, for WDL, also DTW) is
-  // missing or broken and would be needed to answer p or its moves: for
+  // Canonical materials whose `metric` table (or, for DTW and DTC, the WDL
+  // table, which says which positions are drawn) is missing or broken and would be needed to answer p or its moves: for
   // messages after an Unknown answer.
   std::vector<Material> missing_tables(const Position& p, Metric metric) const;
 
