@@ -71,14 +71,17 @@ class FileReader : public SuccessorReader {
       return Read::Ok;
     }
     std::uint16_t code = 0;
-    if (Read r = entry(*e.file, 0, slot, code); r != Read::Ok) return r;
     if (!e.wdl) {
+      if (Read r = entry(*e.file, 0, slot, code); r != Read::Ok) return r;
       out = Value::decode(code);
       return Read::Ok;
     }
-    // A distance file: whether the position is drawn is the WDL file's.
+    // A distance file: whether the position is drawn is the WDL file's (a
+    // drawn position needs no distance block).
     std::uint16_t wdl = 0;
     if (Read r = entry(*e.wdl, 1, slot, wdl); r != Read::Ok) return r;
+    if (Value::decode(wdl).wdl != Wdl::Draw)
+      if (Read r = entry(*e.file, 0, slot, code); r != Read::Ok) return r;
     if (!distance_value(wdl, code, out)) {
       if (error_.empty())
         error_ = e.file->path().string() + ": slot " + std::to_string(slot) + " disagrees with " +
