@@ -26,10 +26,21 @@ namespace {
 
 constexpr Metric kMetrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
 
-// Positions per byte of each file, measured over the Russian 6-piece tables
-// (format version 4 WDL; DTW and DTC as in version 2; 5 pieces: WDL 38.0,
-// DTW 6.5, DTC 9.8): the dry run's disk estimate.
-constexpr double kPositionsPerByte[3] = {40.7, 6.4, 11.9};
+// Positions per byte of each file (WDL, DTW, DTC) by the material's piece
+// count: the dry run's disk estimate.  Measured (Russian, format version 5,
+// default compression) over the materials of 5 pieces (`-n 5`) and of 6
+// (`-n 6`); at 7 pieces, over the six 7-piece materials of `-n 7 -m
+// 2K2Mv2K1M` (7.75e9 positions) in version 4, with DTW and DTC scaled by
+// version 5's gain at 5 pieces (x1.115, x1.227): a capture to make is more
+// common with more pieces, and those entries are don't care.
+constexpr double kPositionsPerByte[3][3] = {
+    {38.0, 7.2, 12.0},   // up to 5 pieces
+    {40.7, 7.0, 15.4},   // 6
+    {41.9, 17.1, 25.0},  // 7 and more
+};
+double positions_per_byte(Metric metric, int pieces) {
+  return kPositionsPerByte[std::clamp(pieces - 5, 0, 2)][static_cast<int>(metric)];
+}
 // Compression::Small: DTW and DTC files 0.89 of that size, and zstd's extra
 // CPU time per position of each such file (Russian <= 5 pieces, idle
 // machine: 23.5 s more user time over 3.1e8 DTW + DTC positions).
@@ -349,7 +360,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
         const bool zstd_file = fm != Metric::WDL;
         zstd_files += zstd_file;
         r.predicted.disk_bytes += static_cast<std::uint64_t>(static_cast<double>(r.positions) /
-                                                             kPositionsPerByte[static_cast<int>(fm)] *
+                                                             positions_per_byte(fm, m.pieces()) *
                                                              (small && zstd_file ? kSmallSizeShare : 1.0));
       }
       r.predicted.seconds = static_cast<double>(r.positions) / (rate * speed_share(m, r.positions));
