@@ -145,7 +145,8 @@ Expected<TableInfo> inspect(const fs::path& path) {
     fs::path wdl_path = path;
     wdl_path.replace_extension(".wdl");
     if (auto w = TableReader::open(wdl_path); w) wdl = std::move(*w);
-    else if (t.h.format_version >= 5) return Error(path.string() + ": its draws are read from " + wdl_path.string() + ": " + w.message());
+    else if (t.h.format_version >= 5)
+      return Error(path.string() + ": its draws are read from " + wdl_path.string() + ": " + w.message());
   }
   auto counts = count_codes(**reader, wdl.get());
   if (!counts) return counts.error();

@@ -129,12 +129,14 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
 std::filesystem::path rank_note_path(const Rules& rules, const std::filesystem::path& dir, int rank);
 
 // Loads a material's DTW and DTC files from `dir` into a SolvedTable with
-// true values in every entry: derived entries (value_oracle.hpp; a file may
-// hold anything there) are resolved by the oracle from the materials it
-// converts into: from `loaded` when it holds all of them (their tables with
-// true values everywhere, e.g. loaded by this function before), else from
-// their DTW and DTC files, which must then be in `dir` too.
-// Cost: reads both files whole, plus one pass with one has_capture() per
+// true values in every entry: drawn positions come from its WDL file (the
+// distance files leave them don't care, FORMAT.md 3.5), derived entries
+// (value_oracle.hpp; a file may hold anything there) are resolved by the
+// oracle from the materials it converts into: from `loaded` when it holds
+// all of them (their tables with true values everywhere, e.g. loaded by
+// this function before), else from their WDL, DTW and DTC files, which must
+// then be in `dir` too.
+// Cost: reads the three files whole, plus one pass with one has_capture() per
 // slot and a search over each capture position's captures, on the OpenMP
 // default number of threads.  Thread-safe if `loaded` is not changed meanwhile.
 Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
