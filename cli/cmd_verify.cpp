@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "damka/generate.hpp"
 #include "damka/table_paths.hpp"
 #include "damka/verify.hpp"
 #include "progress.hpp"
@@ -16,21 +17,37 @@ void register_verify(CLI::App& app, int& rc) {
   cmd->footer(
       "DIR is the folder given to `damka generate -o` (holding russian/, english/, ...) or one of its variant\n"
       "subfolders.  Without -v every variant found in the tables' headers is verified.  Every bad file is\n"
-      "listed (unreadable, damaged, or built for other rules).  Exit: 0 all good, 3 mismatches, 1 bad files.");
+      "listed once (missing, unreadable, damaged, built for other rules, or holding another table than its name\n"
+      "says) and the tables that read it are \"not verifiable\"; names that are no table are listed as stray.\n"
+      "Tables are checked one at a time, level by level, within --memory.  Exit: 0 all good, 3 mismatches,\n"
+      "1 bad or missing files.");
   struct Opts {
     std::string variant;
     std::string dir = "data/tables";
     int threads = 0;
+    std::string memory;
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("dir", o->dir, "Directory of tables (as given to damka generate --out)")->capture_default_str();
   cmd->add_option("-v,--variant", o->variant, "Only this variant (default: every variant found): " + variant_names());
   cmd->add_option("-t,--threads", o->threads, "Threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 256));
+  cmd->add_option("--memory", o->memory,
+                  "Memory budget, e.g. 2G or 512M (default: 80% of this machine's memory, as generate)");
   cmd->add_flag("--json", o->json, "Print the report as JSON on stdout");
   cmd->callback([o, &rc] {
     Report report("verify", o->json);
     report.set("folder", o->dir);
+    VerifyOptions vopt;
+    vopt.memory_budget = default_memory_budget();
+    if (!o->memory.empty()) {
+      auto mem = parse_memory_size(o->memory);
+      if (!mem) {
+        rc = report.fail(2, "--memory: " + mem.message());
+        return;
+      }
+      vopt.memory_budget = *mem;
+    }
     auto scan = scan_table_folder(o->dir);
     if (!scan) {
       rc = report.fail(1, scan.message());
@@ -67,16 +84,10 @@ void register_verify(CLI::App& app, int& rc) {
                               scan->root.string() + "`)");
       return;
     }
-    const int threads = resolve_threads(o->threads);
-    Json bad_files = Json::array(), variants = Json::array(), strays = Json::array();
+    vopt.threads = resolve_threads(o->threads);
+    Json bad_files = Json::array(), variants = Json::array(), strays = Json::array(), files = Json::array();
     std::uint64_t total_bad = 0, total_positions = 0;
     bool any_bad = false;
-    // Files refused by their headers: other rules, unreadable.
-    for (const Rules* r : todo)
-      for (const std::string& problem : scan->family_of(*r)->problems) {
-        bad_files.push_back(problem);
-        if (!o->json) std::printf("BAD FILE %s\n", problem.c_str());
-      }
     for (const Rules* r : todo) {
       const TableFamilyFolder& fam = *scan->family_of(*r);
       if (!o->json) {
@@ -87,8 +98,22 @@ void register_verify(CLI::App& app, int& rc) {
       ProgressBar bar;
       Json tables = Json::array(), mismatches = Json::array();
       VerifyCallbacks cb;
-      cb.progress = [&](const Material& m, std::uint64_t done, std::uint64_t total) {
-        bar.update("[verify " + std::string(r->name) + " " + m.name() + "]", double(done), double(total));
+      cb.progress = [&](const VerifyProgress& p) {
+        char pct[16];
+        std::snprintf(pct, sizeof pct, "%.0f%%", p.total ? 100.0 * double(p.done) / double(p.total) : 100.0);
+        bar.update_run(double(p.overall_done), double(p.overall_total), p.elapsed, "positions",
+                       "verify " + std::string(r->name) + " table " + std::to_string(p.table_number) + "/" +
+                           std::to_string(p.tables_total) + " " + p.material.name() + " " + pct);
+      };
+      cb.file_problem = [&](const VerifyFileProblem& f) {
+        if (f.kind == VerifyFileProblem::Kind::Stray) {
+          strays.push_back(f.path.string());
+          if (!o->json) std::printf("STRAY FILE %s\n", f.message.c_str());
+          return;
+        }
+        bad_files.push_back(f.message);
+        files.push_back({{"kind", file_problem_name(f.kind)}, {"path", f.path.string()}, {"message", f.message}});
+        if (!o->json) std::printf("%s FILE %s\n", f.kind == VerifyFileProblem::Kind::Missing ? "MISSING" : "BAD", f.message.c_str());
       };
       cb.mismatch = [&](const VerifyMismatch& x) {
         bar.finish();
@@ -107,9 +132,11 @@ void register_verify(CLI::App& app, int& rc) {
             bad_files.push_back(t.error);
           any_bad = true;
           if (o->json)
-            tables.push_back({{"material", t.material.name()}, {"error", t.error}});
+            tables.push_back({{"material", t.material.name()}, {"error", t.error},
+                              {"not_verifiable", t.error_in_dependency}});
           else
-            std::printf("%-10s NOT VERIFIED: %s\n", t.material.name().c_str(), t.error.c_str());
+            std::printf("%-10s %s: %s\n", t.material.name().c_str(),
+                        t.error_in_dependency ? "NOT VERIFIABLE" : "NOT VERIFIED", t.error.c_str());
         } else if (o->json) {
           tables.push_back({{"material", t.material.name()}, {"positions", t.positions},
                             {"mismatches", t.mismatches}, {"seconds", t.seconds}});
@@ -120,7 +147,7 @@ void register_verify(CLI::App& app, int& rc) {
         }
         std::fflush(stdout);
       };
-      auto result = verify_tables(*r, scan->root, threads, cb);
+      auto result = verify_tables(*r, scan->root, vopt, cb);
       bar.finish();
       // Temporary files a killed `damka generate` left: named, not fatal.
       for (const auto& p : temp_table_files(table_dir(scan->root, *r))) {
@@ -134,7 +161,7 @@ void register_verify(CLI::App& app, int& rc) {
         continue;
       }
       std::uint64_t bad = 0, positions = 0, verified = 0;
-      for (const VerifyReport& t : *result) {
+      for (const VerifyReport& t : result->tables) {
         if (!t.error.empty()) continue;
         ++verified;
         bad += t.mismatches;
@@ -158,6 +185,7 @@ void register_verify(CLI::App& app, int& rc) {
       j["variants"] = variants;
       j["bad_files"] = bad_files;
       j["stray_files"] = strays;
+      j["files"] = files;
       j["positions"] = total_positions;
       j["mismatch_count"] = total_bad;
       j["exit_code"] = rc;

@@ -119,10 +119,10 @@ TEST(Verify, CleanTablesPassAndATamperedValueIsReportedWithItsFen) {
   TempDir d;
   const Rules& r = rules_of(Variant::Brazilian);
   ASSERT_TRUE(generate(r, options(d.path, 3, 2)).ok());
-  auto clean = verify_tables(r, d.path, 2, {});
+  auto clean = verify_tables(r, d.path, VerifyOptions{2}, {});
   ASSERT_TRUE(clean.ok()) << clean.message();
-  EXPECT_EQ(clean->size(), 9u);
-  for (const VerifyReport& v : *clean) EXPECT_EQ(v.mismatches, 0u) << v.material.name();
+  EXPECT_EQ(clean->tables.size(), 9u);
+  for (const VerifyReport& v : clean->tables) EXPECT_EQ(v.mismatches, 0u) << v.material.name();
 
   // Rewrite 2Kv1K's DTW with one stored win made a ply longer, and every
   // capture position's entry (derived: never read, FORMAT.md) with garbage.
@@ -147,10 +147,10 @@ TEST(Verify, CleanTablesPassAndATamperedValueIsReportedWithItsFen) {
   std::vector<VerifyMismatch> found;
   VerifyCallbacks cb;
   cb.mismatch = [&](const VerifyMismatch& x) { found.push_back(x); };
-  auto dirty = verify_tables(r, d.path, 2, cb);
+  auto dirty = verify_tables(r, d.path, VerifyOptions{2}, cb);
   ASSERT_TRUE(dirty.ok()) << dirty.message();
   std::uint64_t bad = 0;
-  for (const VerifyReport& v : *dirty) bad += v.mismatches;
+  for (const VerifyReport& v : dirty->tables) bad += v.mismatches;
   EXPECT_GE(bad, 1u);
   EXPECT_LT(bad, derived);  // the garbage in derived entries is not read (nor are successors' values taken from it)
   ASSERT_FALSE(found.empty());
@@ -160,7 +160,7 @@ TEST(Verify, CleanTablesPassAndATamperedValueIsReportedWithItsFen) {
 }
 
 TEST(Verify, MissingDirectoryIsAClearError) {
-  auto res = verify_tables(rules_of(Variant::Russian), "/nonexistent/damka", 1, {});
+  auto res = verify_tables(rules_of(Variant::Russian), "/nonexistent/damka", VerifyOptions{1}, {});
   ASSERT_FALSE(res.ok());
   EXPECT_NE(res.message().find("/nonexistent/damka"), std::string::npos);
 }

@@ -237,10 +237,10 @@ TEST(Scale, WdlOnlyBuildWritesTheSameWdlFilesAndNothingElse) {
       EXPECT_FALSE(fs::exists(table_path(wdl_dtc.path, r, m, Metric::DTW)));
     }
     // verify checks WDL-only tables one ply deep, and finds a changed value.
-    auto checked = verify_tables(r, wdl.path, 2, {});
+    auto checked = verify_tables(r, wdl.path, VerifyOptions{2}, {});
     ASSERT_TRUE(checked.ok()) << checked.message();
-    ASSERT_EQ(checked->size(), build_order(n).size());
-    for (const VerifyReport& v : *checked) {
+    ASSERT_EQ(checked->tables.size(), build_order(n).size());
+    for (const VerifyReport& v : checked->tables) {
       EXPECT_TRUE(v.error.empty()) << v.material.name() << ": " << v.error;
       EXPECT_EQ(v.mismatches, 0u) << v.material.name();
     }
@@ -264,10 +264,10 @@ TEST(Scale, WdlOnlyBuildWritesTheSameWdlFilesAndNothingElse) {
       ASSERT_NE(won, codes.size());
       codes[won] = Value::draw().encode();
       ASSERT_TRUE(write_table(path, h, codes).ok());
-      auto again = verify_tables(r, wdl.path, 2, {});
+      auto again = verify_tables(r, wdl.path, VerifyOptions{2}, {});
       ASSERT_TRUE(again.ok());
       std::uint64_t bad = 0;
-      for (const VerifyReport& v : *again) bad += v.mismatches;
+      for (const VerifyReport& v : again->tables) bad += v.mismatches;
       EXPECT_GE(bad, 1u);
       fs::remove(path);  // rebuilt below
     }

@@ -126,10 +126,10 @@ TEST_P(DerivedEntries, StatutesAndVerifyGiveWhatTrueValuesGive) {
 
   // verify: every table clean in both folders (as with true values).
   for (const fs::path* dir : {&generated.path, &junk.path}) {
-    auto v = verify_tables(rules, *dir, 2, {});
+    auto v = verify_tables(rules, *dir, VerifyOptions{2}, {});
     ASSERT_TRUE(v.ok()) << v.message();
-    EXPECT_EQ(v->size(), build_order(n).size()) << *dir;
-    for (const VerifyReport& r : *v) {
+    EXPECT_EQ(v->tables.size(), build_order(n).size()) << *dir;
+    for (const VerifyReport& r : v->tables) {
       EXPECT_TRUE(r.error.empty()) << *dir << " " << r.material.name() << ": " << r.error;
       EXPECT_EQ(r.mismatches, 0u) << *dir << " " << r.material.name();
       EXPECT_EQ(r.positions, table_slots(r.material));

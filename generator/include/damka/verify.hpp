@@ -11,6 +11,29 @@
 // ply deep (a win has a move to a loss, a loss only moves to wins, a draw no
 // move to a loss and one to a draw): consistency, not the proof that
 // distances give; their DTC file, if any, is checked as above.
+//
+// Bounded memory.  A material is checked level by level, as the generator
+// builds it (engine.hpp: a man move raises the men's progress by one, king
+// moves keep it): the values of the level being checked and of the one
+// above are decoded from the material's own files block by block (derived
+// entries resolved by the oracle), and every other material is read
+// through the generator's bounded successor readers (file_successors.hpp).
+// So the peak memory is that of the largest pair of adjacent levels plus a
+// block cache per thread, whatever the folder holds; a material whose pair
+// of levels does not fit VerifyOptions::memory_budget is reported as not
+// verifiable (naming the memory it needs).
+//
+// Files before values.  Before any value is checked, every file's name is
+// matched against its header (rules, material, metric, size): a missing,
+// foreign, damaged or mislabelled file is reported once (VerifyFileProblem),
+// the table it belongs to is reported with that problem, and every table
+// whose check reads it is reported as not verifiable (error_in_dependency),
+// never as mismatches.  A missing file is one that another table present
+// needs: a material some table converts into, or the DTW/DTC file of a
+// material that a table with DTW/DTC converts into.  Names that are no
+// material of a table (unparsable, not canonical, a side without pieces,
+// more pieces than the board or the index holds) are stray files: listed,
+// never opened.
 #pragma once
 
 #include <cstdint>
@@ -41,21 +64,61 @@ struct VerifyReport {
   bool error_in_dependency = false;  // the bad file is another table's (reported with that table)
 };
 
+// A file that is not what its name says, or that a table needs and is
+// missing, or a name that is no table's.
+struct VerifyFileProblem {
+  enum class Kind : std::uint8_t {
+    Missing,   // needed by a table present, not there
+    Bad,       // unreadable, damaged, for other rules, or holding another table than its name says
+    Stray,     // a table file name that names no table (never opened)
+  };
+  Kind kind = Kind::Bad;
+  std::filesystem::path path;
+  std::string message;  // names the file and what is wrong
+};
+// "missing", "bad", "stray"
+const char* file_problem_name(VerifyFileProblem::Kind kind);
+
+// Progress of the whole run, called from the calling thread.
+struct VerifyProgress {
+  Material material;                                   // being checked
+  std::size_t table_number = 0, tables_total = 0;      // 1-based
+  std::uint64_t done = 0, total = 0;                   // positions of this table
+  std::uint64_t overall_done = 0, overall_total = 0;   // positions of every table to check
+  double elapsed = 0;                                  // seconds since the run started
+};
+
 struct VerifyCallbacks {
-  std::function<void(const Material&, std::uint64_t done, std::uint64_t total)> progress;
+  std::function<void(const VerifyProgress&)> progress;
+  std::function<void(const VerifyFileProblem&)> file_problem;  // each problem once, before any table is checked
   std::function<void(const VerifyReport&)> table_done;
   std::function<void(const VerifyMismatch&)> mismatch;  // at most `max_listed` calls per table
 };
 
-// The canonical materials with table files in dir (for these rules), in build order.
+struct VerifyOptions {
+  int threads = 1;
+  std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes (the CLI's default: generate's)
+  int max_listed = 10;                               // mismatches passed to the callback, per table
+};
+
+struct VerifyResult {
+  std::vector<VerifyFileProblem> files;  // missing, bad and stray files, each once
+  std::vector<VerifyReport> tables;      // every table present, in build order
+};
+
+// The canonical materials with table files in dir (for these rules), in
+// build order (stray names left out).
 Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesystem::path& dir);
 
 // Verifies every table found.  A table whose files, or those of a table it
-// depends on, cannot be read or are for other rules gets a report with
-// `error` set, and the others are still verified.  Mismatches are counted in
-// the reports, not errors.  Fails only when dir holds no folder for the rules.
-Expected<std::vector<VerifyReport>> verify_tables(const Rules& rules, const std::filesystem::path& dir, int threads,
-                                                  const VerifyCallbacks& cb, int max_listed = 10);
+// depends on, are missing or bad gets a report with `error` set, and the
+// others are still verified.  Mismatches are counted in the reports, not
+// errors.  Fails only when dir holds no folder for the rules (or it cannot
+// be listed).  The verdicts do not depend on threads or memory_budget.
+// Cost: about one generation's work per table (move generation and a
+// successor read per move), on opts.threads threads; memory as above.
+Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::path& dir, const VerifyOptions& opts,
+                                     const VerifyCallbacks& cb = {});
 
 std::string describe(std::uint16_t code);  // "win in 7 plies", "loss in 0 plies", "draw"
 

@@ -1,0 +1,355 @@
+// The level-by-level check of one material: see verify_material.hpp.
+//
+// The material's own values: the level being checked and the one above
+// (which its man moves reach), in the engine's level order (engine_layout.hpp:
+// (side * configurations + configuration) * K + king placement), filled from
+// the files block by block with every thread.  Each entry holds the true
+// value: a drawn position's distance entries from its WDL entry
+// (distance_value), a derived position's from the oracle's search over its
+// captures.  Other materials (captures, promotions) are read through the
+// generator's bounded successor readers.
+#include "verify_material.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cassert>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "damka/huge_pages.hpp"
+#include "damka/movegen.hpp"
+#include "damka/notation.hpp"
+#include "damka/slots.hpp"
+#include "damka/solver.hpp"
+#include "damka/table_file.hpp"
+#include "damka/table_paths.hpp"
+#include "damka/value_oracle.hpp"
+#include "engine_layout.hpp"
+#include "file_successors.hpp"
+
+namespace damka::verify_detail {
+namespace {
+
+using engine_detail::Layout;
+
+// Level offsets handed to a thread at a time.
+constexpr std::uint64_t kChunk = 4096;
+// A successor cache per reader: as the generator's, less when memory is short.
+constexpr std::uint64_t kMaxCache = std::uint64_t{16} << 20, kMinCache = std::uint64_t{1} << 20;
+
+// One level's values (see above); dtc empty when there is no DTC file.
+struct Level {
+  BigVector<std::uint8_t> wdl;    // the WDL file's entry (compared, never read as a successor)
+  BigVector<std::uint16_t> prim;  // true DTW codes (WDL codes without a DTW file)
+  BigVector<std::uint16_t> dtc;   // true DTC codes
+  int p = -1;
+};
+
+// Sequential reads of one file: the last decoded block.
+struct Cursor {
+  const TableReader* file = nullptr;
+  std::uint64_t block = ~std::uint64_t{0}, first = 0;
+  std::vector<std::uint16_t> codes;
+  Status at(std::uint64_t slot, std::uint16_t& out) {
+    const std::uint64_t bs = file->header().block_size;
+    if (slot / bs != block) {
+      block = ~std::uint64_t{0};
+      if (Status s = file->read_block(slot / bs, codes); !s.ok()) return s;
+      block = slot / bs;
+      first = block * bs;
+    }
+    out = codes[slot - first];
+    return {};
+  }
+};
+
+std::uint64_t bytes_per_slot(const MetricSet& files) { return 1 + 2 + (files.dtc ? 2 : 0); }
+
+// The first error of a parallel region, and whether there was one.
+struct FirstError {
+  std::atomic<bool> failed{false};
+  Status status;
+  bool in_dependency = false;
+  void set(Status s, bool dependency) {
+#pragma omp critical(damka_verify_error)
+    if (!failed.load()) {
+      status = std::move(s);
+      in_dependency = dependency;
+      failed.store(true);
+    }
+  }
+};
+
+}  // namespace
+
+std::uint64_t level_bytes(const Material& canonical, const MetricSet& files) {
+  const Layout L(canonical);
+  std::uint64_t most = 0;
+  for (std::size_t p = 0; p < L.levels.size(); ++p)
+    most = std::max(most, L.level_slots(static_cast<int>(p)) +
+                              (p + 1 < L.levels.size() ? L.level_slots(static_cast<int>(p) + 1) : 0));
+  return most * bytes_per_slot(files);
+}
+
+MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& root, const Material& m,
+                               const MetricSet& files, const VerifyOptions& opts,
+                               const std::function<void(const VerifyMismatch&)>& mismatch,
+                               std::atomic<std::uint64_t>& done, const std::function<void()>& progress) {
+  MaterialOutcome out;
+  const int threads = std::max(1, opts.threads);
+  const Layout L(m);
+  const std::uint64_t N = L.index.size();
+  const std::uint64_t K = L.K;
+
+  // Memory: two levels, then the successor caches (two readers a thread).
+  std::uint64_t most = 0;
+  for (std::size_t p = 0; p < L.levels.size(); ++p)
+    most = std::max(most, L.level_slots(static_cast<int>(p)));
+  const std::uint64_t levels = level_bytes(m, files);
+  const int readers_per_thread = files.dtc ? 2 : 1;
+  const std::uint64_t min_need = levels + std::uint64_t(threads) * readers_per_thread * kMinCache;
+  if (min_need > opts.memory_budget) {
+    out.status = Error(m.name() + ": needs " + format_bytes(min_need) + " of memory to verify with " +
+                       std::to_string(threads) + " threads, limit " + format_bytes(opts.memory_budget) +
+                       " (raise --memory)");
+    return out;
+  }
+  const std::uint64_t cache = std::clamp<std::uint64_t>(
+      (opts.memory_budget - levels) / (std::uint64_t(threads) * readers_per_thread), kMinCache, kMaxCache);
+
+  // The material's own files.
+  std::unique_ptr<TableReader> own[3];
+  const Metric own_metrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
+  const bool own_present[3] = {true, files.dtw, files.dtc};
+  for (int f = 0; f < 3; ++f) {
+    if (!own_present[f]) continue;
+    auto r = TableReader::open(table_path(root, rules, m, own_metrics[f]));
+    if (!r) {
+      out.status = r.error();
+      return out;
+    }
+    own[f] = std::move(*r);
+  }
+  // Every other material, through the generator's readers.
+  const Metric primary = files.dtw ? Metric::DTW : Metric::WDL;
+  std::unique_ptr<FileSuccessors> prim_src, dtc_src;
+  {
+    auto a = FileSuccessors::open(rules, root, successors(m), primary, cache);
+    if (!a) {
+      out.status = a.error();
+      out.in_dependency = true;
+      return out;
+    }
+    prim_src = std::move(*a);
+    if (files.dtc) {
+      auto b = FileSuccessors::open(rules, root, successors(m), Metric::DTC, cache);
+      if (!b) {
+        out.status = b.error();
+        out.in_dependency = true;
+        return out;
+      }
+      dtc_src = std::move(*b);
+    }
+  }
+  std::vector<std::unique_ptr<SuccessorReader>> prim_rd(threads), dtc_rd(threads);
+  for (int t = 0; t < threads; ++t) {
+    prim_rd[t] = prim_src->reader();
+    if (dtc_src) dtc_rd[t] = dtc_src->reader();
+  }
+
+  Level levels_held[2];
+  for (Level& l : levels_held) {
+    l.wdl.reserve(most);
+    l.prim.reserve(most);
+    if (files.dtc) l.dtc.reserve(most);
+  }
+  // Slot ranges of the fill: the largest block of the material's files.
+  const std::uint64_t table = table_slots(L.index);
+  std::uint64_t range = 1;
+  for (const auto& f : own)
+    if (f) range = std::max<std::uint64_t>(range, f->header().block_size);
+  const std::int64_t ranges = static_cast<std::int64_t>((table + range - 1) / range);
+  Level* cur = &levels_held[0];
+  Level* above = &levels_held[1];
+  FirstError err;
+  std::atomic<int> listed{0};
+
+  // Where level offset o of level p is in the table: its slot.
+  auto slot_of = [&](int p, std::uint64_t o) {
+    const std::uint64_t n = L.levels[p].size();
+    const std::uint64_t si = o / K, side = si / n, i = si % n;
+    return side * N + L.levels[p][i] * K + o % K;
+  };
+  // The true (primary, dtc) codes of q, a position of m reached by a quiet move from level p.
+  auto own_codes = [&](int p, const Position& q, std::uint16_t& pc, std::uint16_t& dc) {
+    const std::uint64_t slot = locate_slot(L.index, q);
+    const std::uint64_t side = slot >= N ? 1 : 0, idx = slot - side * N, config = idx / K;
+    const int lv = L.level_of[config];
+    assert(lv == p || lv == p + 1);
+    const Level& src = lv == p ? *cur : *above;
+    const std::uint64_t off = L.level_offset(static_cast<int>(side), config) + idx % K;
+    pc = src.prim[off];
+    dc = files.dtc ? src.dtc[off] : 0;
+  };
+
+  for (int p = static_cast<int>(L.levels.size()) - 1; p >= 0 && !err.failed; --p) {
+    std::swap(cur, above);  // the level filled last is now the one above
+    const std::uint64_t n_slots = L.level_slots(p);
+    cur->p = p;
+    cur->wdl.resize(n_slots);
+    cur->prim.resize(n_slots);
+    if (files.dtc) cur->dtc.resize(n_slots);
+    const std::int64_t chunks = static_cast<std::int64_t>((n_slots + kChunk - 1) / kChunk);
+
+    // Fill: the files' entries, true values for draws and derived positions.
+    // Work in slot ranges of the largest block, so that each block holding
+    // slots of this level is decoded once (configurations of other levels
+    // are skipped whole).
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      Cursor cursors[3];
+      for (int f = 0; f < 3; ++f) cursors[f].file = own[f].get();
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t r = 0; r < ranges; ++r) {
+        if (err.failed.load(std::memory_order_relaxed)) continue;
+        try {
+          const std::uint64_t range_end = std::min<std::uint64_t>(table, (r + 1) * range);
+          for (std::uint64_t s0 = r * range; s0 < range_end && !err.failed.load(std::memory_order_relaxed);) {
+            // The configuration run holding slot s0: skipped whole when of another level.
+            const std::uint64_t side = s0 / N, idx = s0 - side * N, config = idx / K;
+            const std::uint64_t run_end = std::min(range_end, side * N + (config + 1) * K);
+            if (L.level_of[config] != p) {
+              s0 = run_end;
+              continue;
+            }
+            const std::uint64_t base = L.level_offset(static_cast<int>(side), config) - config * K - side * N;
+            for (std::uint64_t slot = s0; slot < run_end; ++slot) {
+              const std::uint64_t o = slot + base;
+              std::uint16_t code[3] = {0, 0, 0};
+              for (int f = 0; f < 3; ++f)
+                if (own[f])
+                  if (Status st = cursors[f].at(slot, code[f]); !st.ok()) {
+                    err.set(st, false);
+                    break;
+                  }
+              if (err.failed.load(std::memory_order_relaxed)) break;
+              cur->wdl[o] = static_cast<std::uint8_t>(code[0]);
+              const Position pos = position_at(L.index, slot);
+              if (is_derived(rules, pos)) {
+                cur->prim[o] = prim_rd[t]->code(pos);
+                if (files.dtc) cur->dtc[o] = dtc_rd[t]->code(pos);
+                if (!prim_rd[t]->error().empty() || (files.dtc && !dtc_rd[t]->error().empty())) {
+                  err.set(Error(!prim_rd[t]->error().empty() ? prim_rd[t]->error() : dtc_rd[t]->error()), true);
+                  break;
+                }
+                continue;
+              }
+              Value v;
+              if (files.dtw) {
+                (void)distance_value(code[0], code[1], v);  // a disagreement shows as a mismatch
+                cur->prim[o] = v.encode();
+              } else {
+                cur->prim[o] = code[0];
+              }
+              if (files.dtc) {
+                (void)distance_value(code[0], code[2], v);
+                cur->dtc[o] = v.encode();
+              }
+            }
+            s0 = run_end;
+          }
+        } catch (const std::exception& e) {
+          err.set(Error(m.name() + ": " + e.what(), ErrorCode::Io), false);
+        }
+      }
+    }
+    if (err.failed) break;
+
+    // Check: one ply from every stored position of the level.
+    std::uint64_t bad = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : bad)
+    {
+      const int t = omp_get_thread_num();
+      MoveList moves;
+      std::vector<std::uint16_t> sd, sc;  // successors' primary and DTC codes
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t c = 0; c < chunks; ++c) {
+        if (err.failed.load(std::memory_order_relaxed)) continue;
+        const std::uint64_t begin = c * kChunk, end = std::min<std::uint64_t>(n_slots, (c + 1) * kChunk);
+        try {
+          for (std::uint64_t o = begin; o < end; ++o) {
+            const Position pos = position_at(L.index, slot_of(p, o));
+            generate_moves(rules, pos, moves);
+            const std::size_t k = moves.size();
+            if (k > 0 && moves[0].is_capture()) continue;  // derived: nothing stored to check
+            sd.resize(k);
+            sc.resize(k);
+            for (std::size_t j = 0; j < k; ++j) {
+              const Position q = apply(pos, moves[j]);
+              if (moves[j].promotes) {  // another material (no capture here: see above)
+                sd[j] = prim_rd[t]->code(q);
+                sc[j] = files.dtc ? dtc_rd[t]->code(q) : 0;
+              } else {
+                own_codes(p, q, sd[j], sc[j]);
+              }
+            }
+            if (!prim_rd[t]->error().empty() || (files.dtc && !dtc_rd[t]->error().empty())) {
+              err.set(Error(!prim_rd[t]->error().empty() ? prim_rd[t]->error() : dtc_rd[t]->error()), true);
+              break;
+            }
+            int best_loss = -1, worst_win = -1;
+            bool draw = false;
+            for (std::size_t j = 0; j < k; ++j) {
+              const Value v = Value::decode(sd[j]);
+              if (v.wdl == Wdl::Loss) best_loss = best_loss < 0 ? v.plies : std::min<int>(best_loss, v.plies);
+              else if (v.wdl == Wdl::Win) worst_win = std::max<int>(worst_win, v.plies);
+              else draw = true;
+            }
+            const Value want = best_loss >= 0 ? Value::win(best_loss + 1)
+                               : draw         ? Value::draw()
+                               : k == 0       ? Value::loss(0)
+                                              : Value::loss(worst_win + 1);
+            // DTC from one ply, given the WDL.
+            Value want_dtc = Value::draw();
+            if (files.dtc && want.wdl != Wdl::Draw) {
+              int best = -1;
+              for (std::size_t j = 0; j < k; ++j) {
+                const Value v = Value::decode(sd[j]);
+                const int d = moves[j].promotes ? 1 : Value::decode(sc[j]).plies + 1;
+                if (want.wdl == Wdl::Win && v.wdl == Wdl::Loss) best = best < 0 ? d : std::min(best, d);
+                if (want.wdl == Wdl::Loss) best = std::max(best, d);
+              }
+              want_dtc = want.wdl == Wdl::Win ? Value::win(best) : Value::loss(std::max(best, 0));
+            }
+            const std::uint16_t got[3] = {cur->wdl[o], cur->prim[o], files.dtc ? cur->dtc[o] : std::uint16_t{0}};
+            const std::uint16_t exp[3] = {want.wdl_only().encode(), want.encode(), want_dtc.encode()};
+            for (int f = 0; f < 3; ++f) {
+              if (got[f] == exp[f] || (f == 1 && !files.dtw) || (f == 2 && !files.dtc)) continue;
+              ++bad;
+              if (mismatch && listed.fetch_add(1) < opts.max_listed) {
+#pragma omp critical(damka_verify_list)
+                mismatch(VerifyMismatch{m, std::string(metric_name(own_metrics[f])), to_fen(rules, pos),
+                                        describe(got[f]), describe(exp[f])});
+              }
+            }
+          }
+        } catch (const std::exception& e) {
+          err.set(Error(m.name() + ": " + e.what(), ErrorCode::Io), false);
+        }
+        done.fetch_add(end - begin, std::memory_order_relaxed);
+        if (t == 0 && progress) progress();
+      }
+    }
+    out.mismatches += bad;
+  }
+  if (err.failed) {
+    out.status = err.status;
+    out.in_dependency = err.in_dependency;
+  }
+  return out;
+}
+
+}  // namespace damka::verify_detail
