@@ -116,9 +116,8 @@ Expected<FolderCheck> check_folder(const Rules& rules, const fs::path& family_di
 std::string FolderCheck::blocker(const Material& m, bool& own) const {
   own = true;
   const MetricSet mine = metrics.at(m);
-  for (Metric metric : kMetrics)
-    if (has(mine, metric))
-      if (auto it = problems.find({m, metric}); it != problems.end()) return it->second;
+  for (Metric metric : kMetrics)  // a file of its own that is bad, or missing (what others read of it)
+    if (auto it = problems.find({m, metric}); it != problems.end()) return it->second;
   own = false;
   for (const Material& s : successors_closure(m))
     for (Metric metric : kMetrics)

@@ -1,0 +1,261 @@
+// verify in bounded memory: the same verdicts as the whole-table reference
+// (whole_table_verify.hpp) on clean sets and on changed values, whatever the
+// threads and the memory; missing, foreign, mislabelled and stray files
+// reported once as what they are, and the tables that read them as not
+// verifiable (never as mismatches).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <unistd.h>
+
+#include "damka/generate.hpp"
+#include "damka/slots.hpp"
+#include "damka/table_file.hpp"
+#include "damka/table_paths.hpp"
+#include "damka/value_oracle.hpp"
+#include "damka/verify.hpp"
+#include "generator/generate_helpers.hpp"
+#include "generator/whole_table_verify.hpp"
+
+namespace damka {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path temp(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() /
+                     ("damka-vb-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(p);
+  return p;
+}
+
+// Generated once per variant and size; each test works on a copy.
+const fs::path& generated(Variant v, int pieces) {
+  static std::map<std::pair<Variant, int>, fs::path> made;
+  auto it = made.find({v, pieces});
+  if (it != made.end()) return it->second;
+  const fs::path dir = temp(std::string(rules_of(v).name) + "-" + std::to_string(pieces));
+  auto res = generate(rules_of(v), test::options(dir, pieces, 2));
+  EXPECT_TRUE(res.ok()) << res.message();
+  return made.emplace(std::make_pair(v, pieces), dir).first->second;
+}
+
+struct Copy {
+  fs::path path;
+  Copy(Variant v, int pieces, const std::string& name) : path(temp(name)) {
+    fs::copy(generated(v, pieces), path, fs::copy_options::recursive);
+  }
+  ~Copy() { fs::remove_all(path); }
+};
+
+std::vector<std::uint16_t> read_all(const fs::path& file, TableHeader& h) {
+  auto reader = TableReader::open(file);
+  EXPECT_TRUE(reader.ok()) << reader.message();
+  h = (*reader)->header();
+  std::vector<std::uint16_t> codes, block;
+  for (std::uint64_t b = 0; b < (*reader)->num_blocks(); ++b) {
+    EXPECT_TRUE((*reader)->read_block(b, block).ok());
+    codes.insert(codes.end(), block.begin(), block.end());
+  }
+  return codes;
+}
+
+VerifyResult run(const Rules& r, const fs::path& dir, int threads = 2, std::uint64_t memory = ~std::uint64_t{0}) {
+  VerifyOptions o;
+  o.threads = threads;
+  o.memory_budget = memory;
+  auto res = verify_tables(r, dir, o);
+  EXPECT_TRUE(res.ok()) << res.message();
+  return res.ok() ? *res : VerifyResult{};
+}
+
+// Per material: mismatches, or -1 when not verified.
+std::map<Material, long long> verdicts(const std::vector<VerifyReport>& reports) {
+  std::map<Material, long long> out;
+  for (const VerifyReport& v : reports) out[v.material] = v.error.empty() ? static_cast<long long>(v.mismatches) : -1;
+  return out;
+}
+
+void expect_same_as_reference(const Rules& r, const fs::path& dir) {
+  const VerifyResult bounded = run(r, dir);
+  std::vector<Material> order;
+  for (const VerifyReport& v : bounded.tables) order.push_back(v.material);
+  EXPECT_EQ(verdicts(bounded.tables), verdicts(testing::whole_table_verify(r, dir, order)));
+  // Threads and memory change nothing.
+  EXPECT_EQ(verdicts(run(r, dir, 1).tables), verdicts(bounded.tables));
+  EXPECT_EQ(verdicts(run(r, dir, 2, std::uint64_t{24} << 20).tables), verdicts(bounded.tables));
+}
+
+TEST(VerifyBounded, CleanSetsMatchTheWholeTableVerify) {
+  for (Variant v : {Variant::Russian, Variant::English}) {
+    const Rules& r = rules_of(v);
+    const VerifyResult res = run(r, generated(v, 4));
+    EXPECT_TRUE(res.files.empty());
+    EXPECT_EQ(res.tables.size(), build_order(4).size());
+    for (const VerifyReport& t : res.tables) {
+      EXPECT_TRUE(t.error.empty()) << t.material.name() << ": " << t.error;
+      EXPECT_EQ(t.mismatches, 0u) << r.name << " " << t.material.name();
+    }
+    expect_same_as_reference(r, generated(v, 4));
+  }
+}
+
+// One stored (not derived, not drawn) entry of `metric` changed.
+void change_one_value(const Rules& r, const fs::path& dir, const Material& m, Metric metric) {
+  const fs::path file = table_path(dir, r, m, metric);
+  TableHeader h;
+  std::vector<std::uint16_t> codes = read_all(file, h);
+  TableHeader wh;
+  const std::vector<std::uint16_t> wdl = read_all(table_path(dir, r, m, Metric::WDL), wh);
+  const MaterialIndex index(m);
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    const Value v = Value::decode(codes[i]);  // a distance file's drawn entries are don't care
+    if (is_derived(r, position_at(index, i)) || Value::decode(wdl[i]).wdl != Wdl::Win) continue;
+    codes[i] = metric == Metric::WDL ? Value::draw().encode() : Value::win(v.plies + 2).encode();
+    break;
+  }
+  ASSERT_TRUE(write_table(file, h, codes).ok());
+}
+
+TEST(VerifyBounded, ChangedValuesGiveTheWholeTableVerdicts) {
+  const Rules& r = rules_of(Variant::Russian);
+  for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {
+    Copy c(Variant::Russian, 3, "changed-" + std::string(metric_name(metric)));
+    change_one_value(r, c.path, *Material::parse("1K1Mv1K"), metric);
+    change_one_value(r, c.path, *Material::parse("2Kv1K"), metric);
+    const VerifyResult res = run(r, c.path);
+    std::uint64_t bad = 0;
+    for (const VerifyReport& t : res.tables) bad += t.mismatches;
+    EXPECT_GE(bad, 2u) << metric_name(metric);
+    expect_same_as_reference(r, c.path);
+  }
+}
+
+// The reports of every table: which are fine (0 mismatches), which have a
+// problem of their own, which are not verifiable.
+void expect_blocked_by(const VerifyResult& res, const Material& culprit, const std::string& words) {
+  for (const VerifyReport& t : res.tables) {
+    EXPECT_EQ(t.mismatches, 0u) << t.material.name();
+    const auto closure = successors_closure(t.material);
+    const bool reads = std::find(closure.begin(), closure.end(), culprit) != closure.end();
+    if (t.material == culprit) {
+      EXPECT_FALSE(t.error.empty());
+      EXPECT_FALSE(t.error_in_dependency) << t.error;
+      EXPECT_NE(t.error.find(words), std::string::npos) << t.error;
+    } else if (reads) {
+      EXPECT_TRUE(t.error_in_dependency) << t.material.name() << ": " << t.error;
+      EXPECT_NE(t.error.find("not verifiable"), std::string::npos) << t.error;
+      EXPECT_NE(t.error.find(culprit.name()), std::string::npos) << t.error;
+    } else {
+      EXPECT_TRUE(t.error.empty()) << t.material.name() << ": " << t.error;
+    }
+  }
+}
+
+TEST(VerifyBounded, AMissingFileIsReportedOnceAndItsReadersAreNotVerifiable) {
+  const Rules& r = rules_of(Variant::Russian);
+  Copy c(Variant::Russian, 4, "missing");
+  const Material m = *Material::parse("2Kv1K");
+  fs::remove(table_path(c.path, r, m, Metric::DTW));
+  const VerifyResult res = run(r, c.path);
+  ASSERT_EQ(res.files.size(), 1u);
+  EXPECT_EQ(res.files[0].kind, VerifyFileProblem::Kind::Missing);
+  EXPECT_EQ(res.files[0].path, table_path(c.path, r, m, Metric::DTW));
+  expect_blocked_by(res, m, "missing");
+
+  // A whole material missing: its WDL file is the one named.
+  Copy d(Variant::Russian, 4, "missing-all");
+  for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) fs::remove(table_path(d.path, r, m, metric));
+  const VerifyResult all = run(r, d.path);
+  ASSERT_FALSE(all.files.empty());
+  for (const VerifyFileProblem& f : all.files) {
+    EXPECT_EQ(f.kind, VerifyFileProblem::Kind::Missing);
+    EXPECT_NE(f.message.find("2Kv1K"), std::string::npos) << f.message;
+  }
+  for (const VerifyReport& t : all.tables) {
+    EXPECT_NE(t.material, m);
+    EXPECT_EQ(t.mismatches, 0u);
+  }
+}
+
+TEST(VerifyBounded, AForeignFileOrOneOfAnotherMetricIsBadNotAMismatch) {
+  const Rules& r = rules_of(Variant::Russian);
+  const Material m = *Material::parse("2Kv1K");
+  {
+    Copy c(Variant::Russian, 4, "foreign");
+    const fs::path brazilian = generated(Variant::Brazilian, 3);
+    fs::copy_file(table_path(brazilian, rules_of(Variant::Brazilian), m, Metric::DTW),
+                  table_path(c.path, r, m, Metric::DTW), fs::copy_options::overwrite_existing);
+    const VerifyResult res = run(r, c.path);
+    ASSERT_EQ(res.files.size(), 1u);
+    EXPECT_EQ(res.files[0].kind, VerifyFileProblem::Kind::Bad);
+    EXPECT_NE(res.files[0].message.find("brazilian"), std::string::npos) << res.files[0].message;
+    expect_blocked_by(res, m, "brazilian");
+  }
+  for (auto [from, to] : {std::pair{Metric::DTC, Metric::DTW}, std::pair{Metric::DTW, Metric::WDL}}) {
+    Copy c(Variant::Russian, 4, "metric-" + std::string(metric_name(to)));
+    fs::copy_file(table_path(c.path, r, m, from), table_path(c.path, r, m, to), fs::copy_options::overwrite_existing);
+    const VerifyResult res = run(r, c.path);
+    ASSERT_EQ(res.files.size(), 1u);
+    EXPECT_EQ(res.files[0].kind, VerifyFileProblem::Kind::Bad);
+    EXPECT_NE(res.files[0].message.find("holds the 2Kv1K " + std::string(metric_name(from))), std::string::npos)
+        << res.files[0].message;
+    expect_blocked_by(res, m, "holds the");
+  }
+}
+
+TEST(VerifyBounded, StrayNamesAreListedAndNeverOpened) {
+  const Rules& r = rules_of(Variant::Russian);
+  Copy c(Variant::Russian, 3, "stray");
+  const fs::path dir = table_dir(c.path, r);
+  for (const char* name : {"9Kv8K.wdl", "notatable.dtw", "1Kv2K.wdl", "2Kv0.dtc", "20Kv1K.wdl"})
+    std::ofstream(dir / name) << "";  // empty: opening one would fail
+  const VerifyResult res = run(r, c.path);
+  EXPECT_EQ(res.files.size(), 5u);
+  for (const VerifyFileProblem& f : res.files) {
+    EXPECT_EQ(f.kind, VerifyFileProblem::Kind::Stray) << f.message;
+    EXPECT_NE(f.message.find("stray"), std::string::npos);
+  }
+  EXPECT_EQ(res.tables.size(), build_order(3).size());
+  for (const VerifyReport& t : res.tables) {
+    EXPECT_TRUE(t.error.empty()) << t.error;
+    EXPECT_EQ(t.mismatches, 0u);
+  }
+}
+
+TEST(VerifyBounded, TooLittleMemoryIsSaidAndNothingElseIsBlamed) {
+  const Rules& r = rules_of(Variant::Russian);
+  const VerifyResult res = run(r, generated(Variant::Russian, 3), 2, std::uint64_t{1} << 20);
+  ASSERT_FALSE(res.tables.empty());
+  for (const VerifyReport& t : res.tables) {
+    EXPECT_NE(t.error.find("memory"), std::string::npos) << t.material.name() << ": " << t.error;
+    EXPECT_FALSE(t.error_in_dependency) << t.error;
+  }
+  EXPECT_TRUE(res.files.empty());
+}
+
+TEST(VerifyBounded, ProgressCoversTheWholeRun) {
+  const Rules& r = rules_of(Variant::Russian);
+  VerifyCallbacks cb;
+  std::uint64_t last = 0, total = 0;
+  bool increasing = true;
+  cb.progress = [&](const VerifyProgress& p) {
+    increasing = increasing && p.overall_done >= last;
+    last = p.overall_done;
+    total = p.overall_total;
+  };
+  VerifyOptions o;
+  o.threads = 2;
+  auto res = verify_tables(r, generated(Variant::Russian, 3), o, cb);
+  ASSERT_TRUE(res.ok());
+  std::uint64_t all = 0;
+  for (const Material& m : build_order(3)) all += table_slots(m);
+  EXPECT_EQ(total, all);
+  EXPECT_TRUE(increasing);
+  EXPECT_GT(last, 0u);
+}
+
+}  // namespace
+}  // namespace damka
