@@ -1,4 +1,6 @@
-// damka info FILE|DIR: the header, value counts and compression of tables.
+// damka info FILE|DIR: the header, value counts and compression of tables;
+// damka info --stats DIR: every material's wins, draws, losses and longest
+// wins (info_stats.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -7,6 +9,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "info_stats.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
 
@@ -20,6 +23,11 @@ std::string fixed2(double v) {
   std::snprintf(buf, sizeof buf, "%.2f", v);
   return buf;
 }
+
+// What plain info's value counts cover (its "counts_cover" field).
+constexpr const char* kStoredOnly =
+    "stored positions only: capture positions (the side to move must capture) are derived from their captures "
+    "and not stored, so they are counted apart as \"derived\"; `damka info --stats DIR` values every position";
 
 bool is_table_name(const fs::path& p) {
   const auto ext = p.extension().string();
@@ -161,17 +169,37 @@ void register_info(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("info", "Show the header, value counts and compression of table files");
   cmd->footer(
       "A directory is searched recursively for *.wdl, *.dtw and *.dtc files.\n"
-      "Positions per byte = table slots / file size.\n");
+      "Positions per byte = table slots / file size.\n"
+      "Value counts cover stored positions only: capture positions are derived from their captures and not\n"
+      "stored. --stats counts every position of every material (capture positions valued through their\n"
+      "captures) and finds the longest wins by DTW and DTC, with an example and its line.\n");
   struct Opts {
     std::string path;
-    bool json = false;
+    bool json = false, stats = false;
+    int threads = 0;
   };
   auto o = std::make_shared<Opts>();
-  cmd->add_option("path", o->path, "A table file, or a directory of tables")->required();
+  cmd->add_option("path", o->path, "A table file, or a directory of tables (--stats: a directory)")->required();
   cmd->add_flag("--json", o->json, "Print JSON on stdout");
+  cmd->add_flag("--stats", o->stats,
+                "Per material and per piece count: wins, draws and losses over every position, the longest wins "
+                "by DTW and DTC with an example FEN and its line");
+  cmd->add_option("-t,--threads", o->threads, "With --stats: threads (0 = all cores)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 256));
   cmd->callback([o, &rc] {
     Report report("info", o->json);
     report.set("folder", o->path);
+    if (o->stats) {
+      std::error_code dir_ec;
+      if (!fs::is_directory(o->path, dir_ec)) {
+        rc = report.fail(2, "--stats takes a tables folder (as given to `damka generate -o`, or a variant "
+                            "subfolder), not " + o->path);
+        return;
+      }
+      rc = info_stats(o->path, resolve_threads(o->threads), report);
+      return;
+    }
     std::vector<fs::path> files, strays;
     Json errors = Json::array();
     std::error_code ec;
@@ -265,16 +293,20 @@ void register_info(CLI::App& app, int& rc) {
       out["errors"] = errors;
       out["stray_files"] = stray_list;
       out["total"] = {{"tables", good}, {"by_metric", totals}};
+      out["counts_cover"] = kStoredOnly;
       if (!errors.empty())
         out["error"] = std::to_string(errors.size()) + " of " + std::to_string(files.size()) +
                        " files refused; first: " + errors[0]["error"].get<std::string>();
       out["exit_code"] = rc;
       std::cout << out.dump(2) << "\n";
-    } else if (files.size() > 1) {
-      std::cout << "\n" << good << " tables: " << summary;
-      if (!errors.empty()) std::cout << "; " << errors.size() << " files refused";
-      if (!strays.empty()) std::cout << "; " << strays.size() << " stray temporary files";
-      std::cout << "\n";
+    } else {
+      if (files.size() > 1) {
+        std::cout << "\n" << good << " tables: " << summary;
+        if (!errors.empty()) std::cout << "; " << errors.size() << " files refused";
+        if (!strays.empty()) std::cout << "; " << strays.size() << " stray temporary files";
+        std::cout << "\n";
+      }
+      if (good > 0) std::cout << "\nValue counts cover " << kStoredOnly << ".\n";
     }
   });
 }

@@ -23,6 +23,7 @@ void register_serve(CLI::App& app, int& rc) {
     std::string web;
     std::string rulebooks_dir;
     int cache_mb = 64;
+    int stats_threads = 0;
     bool quiet = false;
   };
   auto o = std::make_shared<Opts>();
@@ -38,6 +39,9 @@ void register_serve(CLI::App& app, int& rc) {
   cmd->add_option("--rulebooks-dir", o->rulebooks_dir, "Read rulebooks from this directory only");
   cmd->add_option("--cache-mb", o->cache_mb, "Block cache per variant, in MiB")
       ->capture_default_str()->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--stats-threads", o->stats_threads,
+                  "Threads computing a material's statistics (GET /api/v1/{variant}/stats; 0 = all cores)")
+      ->capture_default_str()->check(CLI::Range(0, 256));
   cmd->add_flag("-q,--quiet", o->quiet, "Do not log requests");
   cmd->callback([o, &rc] {
     auto web = find_web_dir(exe_dir(), o->web);
@@ -55,6 +59,7 @@ void register_serve(CLI::App& app, int& rc) {
     so.exe_dir = exe_dir();
     so.rulebooks_dir = o->rulebooks_dir;
     so.cache_bytes = static_cast<std::size_t>(o->cache_mb) << 20;
+    so.stats_threads = resolve_threads(o->stats_threads);
     if (o->quiet) so.log = [](const std::string&) {};
     // SIGINT and SIGTERM stop the server from a thread of their own (no work
     // in a signal handler); blocked before any server thread starts.

@@ -402,6 +402,44 @@ struct Tablebase::Impl {
     return ProbeStatus::Ok;
   }
 
+  ProbeStatus conversion_variation(const Position& p, std::vector<Move>& line) {
+    line.clear();
+    const ProbeResult r = probe(p, Metric::DTC, ProbeMode::Normal);
+    if (!r.ok()) return r.status;
+    Position cur = p;
+    Value expect = r.value;
+    std::vector<MoveValue> moves;
+    auto inconsistent = [&](const std::string& what) {
+      report("line to the next conversion from " + material_of(p).name() + ": " + what +
+             " (the tables disagree with each other)");
+      line.clear();
+      return ProbeStatus::Corrupt;
+    };
+    while (expect.wdl != Wdl::Draw && expect.plies > 0) {
+      if (ProbeStatus s = probe_moves(cur, moves, ProbeMode::Normal); s != ProbeStatus::Ok) {
+        line.clear();
+        return s;
+      }
+      const MoveValue* best = nullptr;
+      for (const MoveValue& m : moves) {
+        if (!m.dtc_known) {
+          line.clear();
+          return ProbeStatus::Unknown;
+        }
+        if (best == nullptr || better_value(m.dtc, best->dtc)) best = &m;
+      }
+      if (best == nullptr) return inconsistent("no legal move where DTC says " + describe_value(expect, Metric::DTC));
+      if (best->dtc != expect)
+        return inconsistent("the best move gives " + describe_value(best->dtc, Metric::DTC) + ", the position says " +
+                            describe_value(expect, Metric::DTC));
+      line.push_back(best->move);
+      if (best->move.is_capture() || best->move.promotes) break;  // the conversion: DTC counts from here again
+      cur = apply(cur, best->move);
+      expect = {expect.wdl == Wdl::Win ? Wdl::Loss : Wdl::Win, static_cast<std::uint16_t>(expect.plies - 1)};
+    }
+    return ProbeStatus::Ok;
+  }
+
   TableState state_of(const Material& m, Metric metric) {
     if (m.pieces() > kMaxIndexPieces || !m.is_valid()) return TableState::Missing;
     MaterialTables& t = tables_of(m.canonical());
@@ -503,6 +541,10 @@ ProbeStatus Tablebase::probe_root(const Position& p, std::vector<RootMove>& out,
 
 ProbeStatus Tablebase::principal_variation(const Position& p, std::vector<Move>& pv) const {
   return impl_->principal_variation(p, pv);
+}
+
+ProbeStatus Tablebase::conversion_variation(const Position& p, std::vector<Move>& line) const {
+  return impl_->conversion_variation(p, line);
 }
 
 TableState Tablebase::table_state(const Material& m, Metric metric) const { return impl_->state_of(m, metric); }

@@ -3,6 +3,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <chrono>
@@ -17,8 +18,10 @@
 #include <sstream>
 #include <thread>
 
+#include "damka/material_stats.hpp"
 #include "damka/notation.hpp"
 #include "damka/position_report.hpp"
+#include "damka/stats_report.hpp"
 #include "damka/table_paths.hpp"
 #include "tables_listing.hpp"
 
@@ -113,6 +116,9 @@ struct VariantState {
   std::vector<std::string> rulebooks;  // names of the books governing it
   std::mutex statutes_mu;              // guards `values` (loads tables on first use)
   std::unique_ptr<TableDirValues> values;
+  std::vector<Material> materials;     // with a WDL file when the server started
+  std::mutex stats_mu;                 // guards `stats`; held while one is computed
+  std::map<Material, MaterialStats> stats;  // computed on first request, kept
 };
 
 struct WebFile {
@@ -243,6 +249,54 @@ struct Server::Impl {
     return statutes_json(q.rulebook, q.moves, judge(book, *vs.rules, q.position, q.moves, *vs.values));
   }
 
+  // One material's statistics: computed once (one at a time per variant), then kept.
+  Expected<MaterialStats> stats_of(VariantState& vs, const Material& m) {
+    std::lock_guard lock(vs.stats_mu);
+    if (const auto it = vs.stats.find(m); it != vs.stats.end()) return it->second;
+    StatsOptions so;
+    so.threads = opt.stats_threads;
+    auto s = material_stats(*vs.tb, m, so);
+    if (s) vs.stats.emplace(m, *s);  // failures (a table missing, an I/O error) are tried again
+    return s;
+  }
+
+  // GET /api/v1/{variant}/stats[?material=M]
+  void handle_stats(const httplib::Request& req, httplib::Response& res) {
+    auto vs = variant_of(req.matches[1]);
+    if (!vs) return send_error(res, {400, "unknown_variant", vs.message()});
+    VariantState& v = **vs;
+    for (const auto& [key, value] : req.params) {
+      if (key != "material")
+        return send_error(res, {400, "bad_parameter", "unknown parameter '" + printable(key, 40) + "' (known: material)"});
+      if (value.size() > kMaxParamBytes)
+        return send_error(res, {400, "too_large", "parameter 'material' is " + std::to_string(value.size()) +
+                                                      " bytes long; at most " + std::to_string(kMaxParamBytes)});
+    }
+    std::vector<Material> wanted = v.materials;
+    if (req.has_param("material")) {
+      const std::string text = req.get_param_value("material");
+      auto m = Material::parse(text);
+      if (!m || !m->is_valid() || m->white() == 0 || m->black() == 0)
+        return send_error(res, {400, "bad_parameter", "material must name both sides' pieces, e.g. 2Kv1K, not '" +
+                                                          printable(text, 40) + "'"});
+      const Material c = m->canonical();
+      if (std::find(v.materials.begin(), v.materials.end(), c) == v.materials.end())
+        return send_error(res, {404, "no_table", "no " + std::string(v.rules->name) + " table of " + c.name() +
+                                                     " in " + v.tb->directory().string()});
+      wanted = {c};
+    }
+    std::vector<MaterialStats> all;
+    json errors = json::array();
+    for (const Material& m : wanted) {
+      auto s = stats_of(v, m);
+      if (s) all.push_back(std::move(*s));
+      else errors.push_back({{"material", m.name()}, {"error", s.message()}});
+    }
+    json j = variant_stats_json(*v.rules, all);
+    j["errors"] = errors;
+    send_json(res, 200, j);
+  }
+
   void handle_position(const httplib::Request& req, httplib::Response& res, bool statutes) {
     auto vs = variant_of(req.matches[1]);
     if (!vs) return send_error(res, {400, "unknown_variant", vs.message()});
@@ -274,6 +328,8 @@ struct Server::Impl {
     });
     http.Get("/api/v1/tables",
              [this](const httplib::Request&, httplib::Response& res) { send_json(res, 200, tables_listing); });
+    http.Get(R"(/api/v1/([^/]+)/stats)",
+             [this](const httplib::Request& req, httplib::Response& res) { handle_stats(req, res); });
     http.Get(R"(/api/v1/([^/]+)/statutes)",
              [this](const httplib::Request& req, httplib::Response& res) { handle_position(req, res, true); });
     http.Get(R"(/api/v1/([^/]+))",
@@ -364,6 +420,9 @@ Expected<std::unique_ptr<Server>> Server::create(ServeOptions options) {
     auto tb = Tablebase::open(*vs->rules, opt.tables, topt);
     if (!tb) return Error("cannot open tables: " + tb.message());
     vs->tb = std::move(*tb);
+    auto materials = materials_with_tables(*vs->tb);
+    if (!materials) return Error("cannot list tables: " + materials.message());
+    vs->materials = std::move(*materials);
     for (const auto& [name, book] : impl->books)
       if (book.governs(*vs->rules)) vs->rulebooks.push_back(name);
     impl->variants.emplace(v, std::move(vs));

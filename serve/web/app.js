@@ -11,6 +11,7 @@ const state = {
   selected: null,     // square index of the piece picked up
   last: [],           // squares of the last move played
   request: 0,         // id of the newest request (older answers are dropped)
+  stats: {},          // "variant/material" -> the material's entry of /api/v1/{variant}/stats
 };
 
 const $ = (id) => document.getElementById(id);
@@ -273,6 +274,61 @@ async function showStatutes() {
   }
 }
 
+// The statistics of the material on screen (its table's positions: wins,
+// draws, losses for the side to move; the longest wins with an example).
+async function showStats() {
+  const box = $("stats");
+  const d = state.data;
+  if (!d || !d.material) { box.replaceChildren(); return; }
+  const key = `${state.variant.name}/${d.material}`;
+  const id = state.request;
+  $("stats-material").textContent = d.material;
+  let s = state.stats[key];
+  if (!s) {
+    box.textContent = "counting…";
+    try {
+      const j = await getJson(`/api/v1/${state.variant.name}/stats?material=${encodeURIComponent(d.material)}`);
+      s = j.materials.length ? j.materials[0] : { error: (j.errors[0] || {}).error || "not counted" };
+      if (j.materials.length) { s.counts_cover = j.counts_cover; state.stats[key] = s; }
+    } catch (e) {
+      s = { error: e.message };
+    }
+  }
+  if (id !== state.request) return;
+  box.replaceChildren();
+  if (s.error) {
+    box.appendChild(Object.assign(document.createElement("p"), { className: "unknown", textContent: s.error }));
+    return;
+  }
+  const pct = (n) => s.positions ? ` (${(100 * n / s.positions).toFixed(1)}%)` : "";
+  const p = document.createElement("p");
+  p.id = "stats-counts";
+  p.title = "counts cover " + s.counts_cover;
+  p.append(`${s.material}: ${s.positions.toLocaleString("en")} positions (${s.sides_to_move} to move): `);
+  for (const [k, cls] of [["wins", "win"], ["draws", "draw"], ["losses", "loss"]])
+    p.append(Object.assign(document.createElement("span"), { className: cls,
+      textContent: `${k} ${s[k].toLocaleString("en")}${pct(s[k])}` }), k === "losses" ? "" : ", ");
+  box.appendChild(p);
+  const t = document.createElement("table");
+  t.id = "stats-longest";
+  for (const metric of ["dtw", "dtc"]) {
+    const w = s.longest_win[metric];
+    const tr = document.createElement("tr");
+    tr.appendChild(Object.assign(document.createElement("th"), { textContent: `longest win ${metric.toUpperCase()}` }));
+    const td = document.createElement("td");
+    if (!w) td.textContent = "none";
+    else {
+      td.append(`${w.plies} plies (${w.positions.toLocaleString("en")} positions), e.g. `);
+      const a = Object.assign(document.createElement("a"), { href: "#", textContent: w.fen, title: "show this position" });
+      a.addEventListener("click", (e) => { e.preventDefault(); load(w.fen, { push: true }); });
+      td.appendChild(a);
+    }
+    tr.appendChild(td);
+    t.appendChild(tr);
+  }
+  box.appendChild(t);
+}
+
 // -------------------------------------------------------------- actions
 
 async function load(fen, { push = false, last = [] } = {}) {
@@ -290,7 +346,7 @@ async function load(fen, { push = false, last = [] } = {}) {
     $("fen").value = d.fen;
     history.replaceState(null, "", `/?variant=${encodeURIComponent(state.variant.name)}&fen=${encodeURIComponent(d.fen)}`);
     showPosition();
-    await showStatutes();
+    await Promise.all([showStatutes(), showStats()]);
   } catch (e) {
     if (id === state.request) showError(e.message);
   } finally {

@@ -99,6 +99,78 @@ TEST_F(Cli, VerifyInfoAndDryRunOnGeneratedTables) {
   EXPECT_NE(r.out.find("present"), std::string::npos) << r.out;
 }
 
+// info --stats: every material's counts and longest wins (JSON shape, the
+// same for any thread count, text); plain info says what its counts cover.
+TEST_F(Cli, InfoStatsAndWhatPlainInfoCounts) {
+  const std::string dir = dir_.string();
+  Outcome r = damka("info --stats --json -t 2 " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["command"], "info");
+  EXPECT_EQ(j["variant"], "russian");
+  EXPECT_EQ(j["exit_code"], 0);
+  ASSERT_TRUE(j["counts_cover"].is_string());
+  ASSERT_EQ(j["stats"].size(), 1u);
+  const auto& v = j["stats"][0];
+  EXPECT_EQ(v["variant"], "russian");
+  EXPECT_EQ(v["counts_cover"], j["counts_cover"]);
+  EXPECT_EQ(v["errors"], nlohmann::json::array());
+  ASSERT_EQ(v["materials"].size(), 9u);  // 3 of 2 pieces, 6 of 3
+  for (const auto& m : v["materials"]) {
+    const std::string name = m["material"];
+    EXPECT_EQ(m["wins"].get<std::uint64_t>() + m["draws"].get<std::uint64_t>() + m["losses"].get<std::uint64_t>(),
+              m["positions"].get<std::uint64_t>())
+        << name;
+    EXPECT_TRUE(m["capture_positions"].is_number()) << name;
+    EXPECT_EQ(m["metrics"], nlohmann::json::array({"wdl", "dtw", "dtc"})) << name;
+    const bool symmetric = name == "1Kv1K" || name == "1Mv1M";
+    EXPECT_EQ(m.contains("black_to_move"), !symmetric) << name;
+    EXPECT_EQ(m["sides_to_move"], symmetric ? "white (symmetric material)" : "white, black") << name;
+    for (const char* metric : {"dtw", "dtc"}) {
+      const auto& w = m["longest_win"][metric];
+      ASSERT_TRUE(w.is_object()) << name << " " << metric;
+      EXPECT_EQ(w["material"], name);
+      EXPECT_TRUE(w["fen"].is_string());
+      EXPECT_GE(w["positions"].get<int>(), 1);
+      ASSERT_TRUE(w["pv"].is_array()) << w.dump();
+      EXPECT_EQ(w["pv"].size(), w["plies"].get<std::size_t>()) << name << " " << metric;
+    }
+  }
+  const auto& two_kings = v["materials"][3];
+  EXPECT_EQ(two_kings["material"], "2Kv1K");
+  EXPECT_EQ(two_kings["positions"], 29760);
+  EXPECT_EQ(two_kings["white_to_move"]["wins"].get<std::uint64_t>() + two_kings["black_to_move"]["wins"].get<std::uint64_t>(),
+            two_kings["wins"].get<std::uint64_t>());
+  ASSERT_EQ(v["by_pieces"].size(), 2u);
+  EXPECT_EQ(v["by_pieces"][0]["pieces"], 2);
+  EXPECT_EQ(v["by_pieces"][1]["materials"], 6);
+  EXPECT_TRUE(v["by_pieces"][1]["longest_win"]["dtw"]["material"].is_string());
+
+  // One thread: the same answer.
+  r = damka("info --stats --json -t 1 " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out), j);
+
+  r = damka("info --stats " + (dir_ / "russian").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("Counts cover every position"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Longest wins"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2Kv1K"), std::string::npos) << r.out;
+
+  r = damka("info --stats " + (dir_ / "russian" / "2Kv1K.wdl").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--stats takes a tables folder"), std::string::npos) << r.out;
+
+  // Plain info: its value counts cover stored positions only.
+  r = damka("info " + (dir_ / "russian" / "2Kv1K.wdl").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("Value counts cover stored positions only"), std::string::npos) << r.out;
+  r = damka("info --json " + (dir_ / "russian").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string cover = nlohmann::json::parse(r.out)["counts_cover"];
+  EXPECT_EQ(cover.rfind("stored positions only", 0), 0u) << cover;
+}
+
 TEST_F(Cli, ProbeTextAndJson) {
   Outcome r = damka("probe --tables " + dir_.string() + " --pv 'W:WKa1,Kc3:BKh8'");
   ASSERT_EQ(r.code, 0) << r.out;

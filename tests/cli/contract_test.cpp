@@ -195,6 +195,14 @@ TEST_F(Contract, EveryCommandAnswersJson) {
     EXPECT_EQ(counted, t["slots"].get<std::uint64_t>()) << t["path"];
   }
   EXPECT_GT(derived, 0u);
+  EXPECT_EQ(j["counts_cover"].get<std::string>().rfind("stored positions only", 0), 0u);
+  // --stats: every variant of the folder, each with its materials.
+  j = run_json("info --stats -t 2 " + dir_.string(), code);
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(j["variants"], json::array({"russian", "english"}));
+  EXPECT_EQ(j["variant"], nullptr);
+  ASSERT_EQ(j["stats"].size(), 2u);
+  for (const json& v : j["stats"]) EXPECT_EQ(v["materials"].size(), 9u) << v["variant"];
   j = run_json("statutes --list", code);
   EXPECT_EQ(code, 0);
   EXPECT_FALSE(j["rulebooks"].empty());
@@ -209,6 +217,7 @@ TEST_F(Contract, ErrorsUnderJsonAreJsonOnStdoutWithANonZeroExit) {
       "generate -v russian -n 3 -m nonsense -o /tmp/damka-never-built",
       "verify /nonexistent/tables",
       "info /nonexistent/tables",
+      "info --stats /nonexistent/tables",
       "statutes --rulebook no-such-book",
       "probe --tables /nonexistent/tables 'W:WKa1:BKh8'",
       "perft --no-such-option",

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -226,6 +227,64 @@ TEST_F(ServeApi, BadInputAnswers400WithTheProblem) {
   ASSERT_TRUE(r);
   EXPECT_GE(r->status, 400);
   EXPECT_EQ(get("/healthz").first, 200);
+}
+
+// GET /api/v1/{variant}/stats: the statistics `damka info --stats --json`
+// prints (one function builds both), for every material or one.
+TEST_F(ServeApi, StatsEqualTheCommandLine) {
+  const auto [code, out] = run(std::string(DAMKA_EXE) + " info --stats --json -t 2 " + kTables + " 2>/dev/null");
+  ASSERT_EQ(code, 0) << out;
+  const json cli = json::parse(out);
+  std::map<std::string, json> by_variant;
+  for (json v : cli["stats"]) {
+    v.erase("folder");  // the command line's context
+    by_variant[v["variant"]] = v;
+  }
+  for (const char* variant : {"russian", "english"}) {
+    const auto [status, api] = get(std::string("/api/v1/") + variant + "/stats");
+    ASSERT_EQ(status, 200) << api.dump();
+    EXPECT_EQ(api, by_variant.at(variant)) << variant;
+  }
+  // One material, named either way round: its entry and its piece count alone.
+  const json& russian = by_variant.at("russian");
+  json two_kings;
+  for (const json& m : russian["materials"])
+    if (m["material"] == "2Kv1K") two_kings = m;
+  for (const char* name : {"2Kv1K", "1Kv2K", "2kv1k"}) {
+    const auto [status, api] = get(std::string("/api/v1/russian/stats?material=") + name);
+    ASSERT_EQ(status, 200) << name << ": " << api.dump();
+    ASSERT_EQ(api["materials"].size(), 1u) << name;
+    EXPECT_EQ(api["materials"][0], two_kings) << name;
+    EXPECT_EQ(api["counts_cover"], russian["counts_cover"]);
+    ASSERT_EQ(api["by_pieces"].size(), 1u);
+    EXPECT_EQ(api["by_pieces"][0]["materials"], 1);
+    EXPECT_EQ(api["errors"], json::array());
+  }
+  // Filipino reads Brazilian's tables and writes its own square names.
+  const auto [fs_status, fil] = get("/api/v1/filipino/stats?material=2Kv1K");
+  const auto [bs_status, bra] = get("/api/v1/brazilian/stats?material=2Kv1K");
+  ASSERT_EQ(fs_status, 200);
+  ASSERT_EQ(bs_status, 200);
+  EXPECT_EQ(fil["variant"], "filipino");
+  EXPECT_EQ(fil["materials"][0]["wins"], bra["materials"][0]["wins"]);
+  const auto fil_rules = damka::parse_variant("filipino");
+  const auto fen = fil["materials"][0]["longest_win"]["dtw"]["fen"].get<std::string>();
+  EXPECT_TRUE(damka::parse_fen(damka::rules_of(*fil_rules), fen).ok()) << fen;
+
+  const std::pair<std::string, std::pair<int, std::string>> bad[] = {
+      {"/api/v1/klingon/stats", {400, "unknown_variant"}},
+      {"/api/v1/russian/stats?material=nonsense", {400, "bad_parameter"}},
+      {"/api/v1/russian/stats?material=2Kv0", {400, "bad_parameter"}},
+      {"/api/v1/russian/stats?colour=white", {400, "bad_parameter"}},
+      {"/api/v1/russian/stats?material=4Kv1K", {404, "no_table"}},
+      {"/api/v1/english/stats?material=3Kv1K", {404, "no_table"}},
+  };
+  for (const auto& [path, want] : bad) {
+    const auto [status, j] = get(path);
+    EXPECT_EQ(status, want.first) << path << ": " << j.dump();
+    EXPECT_EQ(j["code"], want.second) << path;
+    EXPECT_TRUE(j["error"].is_string()) << path;
+  }
 }
 
 TEST_F(ServeApi, TablesListingAndBoards) {

@@ -1,8 +1,8 @@
 // Browser test of damka serve's explorer: starts `damka serve` on a free
 // loopback port, opens the page in Debian's Chromium (headless, driven by
 // puppeteer-core), plays a move by clicking its two squares, and checks the
-// board and the values shown against the API; also the statute panel and the
-// mirrored (Filipino) and numeric (English) boards.  Saves a screenshot.
+// board and the values shown against the API; also the statute panel, the
+// material's statistics, and the mirrored (Filipino) and numeric (English) boards.  Saves a screenshot.
 // Environment: DAMKA_EXE, DAMKA_SERVE_TABLES, DAMKA_CHROMIUM, DAMKA_SCREENSHOT;
 // puppeteer-core through NODE_PATH (tests/serve/CMakeLists.txt installs it).
 "use strict";
@@ -157,6 +157,11 @@ async function main() {
     check(s.statutes === verdict.statutes.summary, "statute panel shows the verdict", { shown: s.statutes,
           api: verdict.statutes.summary });
     await checkValues(page, base, "russian", "3Kv1K");
+    // The material's statistics panel: the API's counts and longest win.
+    const st = (await (await fetch(`${base}/api/v1/russian/stats?material=3Kv1K`)).json()).materials[0];
+    const panel = await page.$eval("#stats", (e) => e.textContent);
+    check(panel.includes(`wins ${st.wins.toLocaleString("en")}`) && panel.includes(st.longest_win.dtw.fen),
+          "material statistics shown", { shown: panel, wins: st.wins, fen: st.longest_win.dtw.fen });
     await page.screenshot({ path: env("DAMKA_SCREENSHOT"), fullPage: true });
     console.log(`screenshot: ${env("DAMKA_SCREENSHOT")}`);
 

@@ -207,6 +207,14 @@ class Tablebase {
   // ends, so a win or loss in d plies gives d moves.  A drawn position has
   // no end: Ok with an empty line.
   ProbeStatus principal_variation(const Position& p, std::vector<Move>& pv) const;
+  // The line to the next capture or promotion: from p, the best move by DTC
+  // at each ply (the winner's quickest conversion among the moves that keep
+  // the win, the loser's longest delay; ties in probe_moves order) until a
+  // capture or promotion is played or the game ends, so a win or loss in d
+  // plies by DTC gives d moves.  A drawn position: Ok with an empty line.
+  // Needs the DTW and DTC tables of p and its successors along the line.
+  // Cost: one probe_moves per ply.  Thread-safe.
+  ProbeStatus conversion_variation(const Position& p, std::vector<Move>& line) const;
 
   // State of one table file (opens it if not tried yet).
   TableState table_state(const Material& m, Metric metric) const;

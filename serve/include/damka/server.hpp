@@ -6,6 +6,9 @@
 //        variation: position_json() (the JSON of `damka probe --json --pv`)
 //   GET /api/v1/{variant}/statutes?fen=F[&rulebook=R][&moves=N]
 //        the draw statutes' verdict: statutes_json() with variant, fen, material
+//   GET /api/v1/{variant}/stats[?material=M]
+//        every material's statistics (or M's): variant_stats_json() with
+//        "errors" (materials that could not be counted); an unknown material 404
 //   GET /api/v1/tables    every variant: its board, rulebooks and the materials present
 //   GET /healthz          {"status": "ok", ...}
 //   GET /, /app.js, ...   the explorer's files (web_dir)
@@ -18,7 +21,9 @@
 // Threads: `threads` connections are served at once (a kept-alive connection
 // holds its thread while it stays open); probes share one Tablebase per
 // variant (lock-free cache hits); statute verdicts take a per-variant lock
-// (their table values are loaded on first use and kept).
+// (their table values are loaded on first use and kept); statistics take a
+// per-variant lock while one material's are computed (material_stats(), with
+// stats_threads threads; seconds for a 5-piece material), then are kept.
 #pragma once
 
 #include <cstddef>
@@ -40,6 +45,7 @@ struct ServeOptions {
   std::filesystem::path exe_dir;   // for rulebook_search_path()
   std::filesystem::path rulebooks_dir;          // if not empty: the only rulebook directory
   std::size_t cache_bytes = std::size_t{64} << 20;  // block cache of each variant's Tablebase
+  int stats_threads = 0;           // threads computing a material's statistics (0: OpenMP default)
   // One line per request (and table errors); default: standard error.
   std::function<void(const std::string&)> log;
 };

@@ -1,0 +1,137 @@
+// damka info --stats: wins, draws, losses and the longest wins of every
+// material in a tables folder (see info_stats.hpp).
+#include "info_stats.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include "damka/material_stats.hpp"
+#include "damka/notation.hpp"
+#include "damka/stats_report.hpp"
+#include "damka/table_paths.hpp"
+
+namespace damka::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Decompressed blocks of the successors' tables kept in memory per variant.
+constexpr std::size_t kCacheBytes = std::size_t{64} << 20;
+
+std::string longest_text(const Rules& rules, const LongestWin& w, const char* metric, bool present) {
+  if (!present) return std::string("  ") + metric + ": no file\n";
+  if (!w.found) return std::string("  ") + metric + ": no position is won\n";
+  std::string s = std::string("  ") + metric + " " + std::to_string(w.plies) + " plies (" + std::to_string(w.count) +
+                  (w.count == 1 ? " position" : " positions") + "), e.g. " + to_fen(rules, w.position) + "\n";
+  if (w.line_status != ProbeStatus::Ok)
+    s += "      line: " + std::string(probe_status_name(w.line_status)) + "\n";
+  else if (!w.line.empty())
+    s += "      " + line_to_string(rules, w.position, w.line) + "\n";
+  return s;
+}
+
+void print_counts(const char* label, std::uint64_t positions, const WdlCounts& c, std::uint64_t captures) {
+  std::printf("%-16s %14llu %14llu %14llu %14llu %14llu\n", label, static_cast<unsigned long long>(positions),
+              static_cast<unsigned long long>(c.wins), static_cast<unsigned long long>(c.draws),
+              static_cast<unsigned long long>(c.losses), static_cast<unsigned long long>(captures));
+}
+
+void print_text(const Rules& rules, const fs::path& folder, const std::vector<MaterialStats>& all) {
+  std::printf("%s: %zu materials in %s\n", std::string(rules.name).c_str(), all.size(), folder.string().c_str());
+  std::printf("Counts cover %s.\n\n", std::string(kStatsCoverage).c_str());
+  std::printf("%-16s %14s %14s %14s %14s %14s\n", "material", "positions", "wins", "draws", "losses", "captures");
+  for (const MaterialStats& s : all) {
+    print_counts(s.material.name().c_str(), s.positions, s.total, s.captures);
+    if (s.sides == 2) {
+      print_counts("  white to move", s.by_side[0].positions(), s.by_side[0], 0);
+      print_counts("  black to move", s.by_side[1].positions(), s.by_side[1], 0);
+    }
+  }
+  const auto pieces = stats_by_pieces(all);
+  for (const PieceCountStats& p : pieces) {
+    const std::string label = std::to_string(p.pieces) + " pieces";
+    print_counts(label.c_str(), p.positions, p.total, p.captures);
+  }
+  std::printf("(positions won, drawn and lost by the side to move; captures: positions whose side to move must "
+              "capture, valued through their captures)\n");
+  std::printf("\nLongest wins (the lowest slot among them; DTW line to the end of the game, DTC line to the next "
+              "capture or promotion):\n");
+  for (const MaterialStats& s : all) {
+    std::printf("%s\n", s.material.name().c_str());
+    std::printf("%s", longest_text(rules, s.dtw, "DTW", s.has_dtw).c_str());
+    std::printf("%s", longest_text(rules, s.dtc, "DTC", s.has_dtc).c_str());
+  }
+  for (const PieceCountStats& p : pieces) {
+    std::printf("%d pieces (%d materials)\n", p.pieces, p.materials);
+    std::printf("%s", longest_text(rules, p.dtw, ("DTW " + (p.dtw.found ? p.dtw.material.name() : "")).c_str(),
+                                   p.materials_with_dtw > 0).c_str());
+    std::printf("%s", longest_text(rules, p.dtc, ("DTC " + (p.dtc.found ? p.dtc.material.name() : "")).c_str(),
+                                   p.materials_with_dtc > 0).c_str());
+  }
+}
+
+}  // namespace
+
+int info_stats(const std::string& dir, int threads, const Report& report) {
+  auto scan = scan_table_folder(dir);
+  if (!scan) return report.fail(scan.code() == ErrorCode::NotFound ? 2 : 1, scan.message());
+  if (scan->families.empty()) return report.fail(1, "no tables (*.wdl, *.dtw, *.dtc) in " + dir);
+  Json variants = Json::array();
+  int rc = 0;
+  bool first = true;
+  for (const TableFamilyFolder& family : scan->families) {
+    // The family's own rules (Filipino's tables are Brazilian's).
+    const Rules& rules = rules_of(*parse_variant(family.family));
+    for (const std::string& problem : family.problems) report.warn(problem);
+    if (!family.problems.empty()) rc = 1;
+    TablebaseOptions topt;
+    topt.cache_bytes = kCacheBytes;
+    topt.map_files = false;  // memory stays bounded by the cache, not by the files' sizes
+    auto tb = Tablebase::open(rules, scan->root, topt);
+    if (!tb) return report.fail(1, "cannot open tables: " + tb.message());
+    auto materials = materials_with_tables(**tb);
+    if (!materials) return report.fail(1, materials.message());
+    std::vector<MaterialStats> all;
+    Json errors = Json::array();
+    StatsOptions sopt;
+    sopt.threads = threads;
+    for (const Material& m : *materials) {
+      auto s = material_stats(**tb, m, sopt);
+      if (!s) {
+        report.warn(s.message());
+        errors.push_back({{"material", m.name()}, {"error", s.message()}});
+        rc = 1;
+        continue;
+      }
+      all.push_back(std::move(*s));
+    }
+    if (report.json()) {
+      Json v = Json::parse(variant_stats_json(rules, all).dump());
+      v["folder"] = (*tb)->directory().string();
+      v["errors"] = errors;
+      variants.push_back(v);
+    } else {
+      if (!first) std::printf("\n");
+      print_text(rules, (*tb)->directory(), all);
+    }
+    first = false;
+  }
+  if (report.json()) {
+    Json out = report.object();
+    Json names = Json::array();
+    for (const Json& v : variants) names.push_back(v["variant"]);
+    out["variant"] = names.size() == 1 ? names[0] : Json(nullptr);
+    out["variants"] = names;
+    out["counts_cover"] = std::string(kStatsCoverage);
+    out["stats"] = variants;
+    if (rc != 0) out["error"] = "some materials could not be counted (see \"errors\")";
+    out["exit_code"] = rc;
+    std::cout << out.dump(2) << "\n";
+  }
+  return rc;
+}
+
+}  // namespace damka::cli

@@ -1,0 +1,17 @@
+// damka info --stats DIR: the statistics of every material of every variant
+// in a tables folder (probe/include/damka/material_stats.hpp computes them;
+// serve/include/damka/stats_report.hpp writes their JSON).
+#pragma once
+
+#include <string>
+
+#include "common.hpp"
+
+namespace damka::cli {
+
+// Prints the statistics of the folder `dir` (text, or JSON under
+// report.json()) with `threads` threads; returns the exit code (1 when a
+// table is missing, damaged or unreadable, 2 when `dir` is not a folder).
+int info_stats(const std::string& dir, int threads, const Report& report);
+
+}  // namespace damka::cli

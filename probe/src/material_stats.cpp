@@ -1,0 +1,321 @@
+// Statistics of a material's tables (material_stats.hpp): a sweep of its
+// files in slot order, capture positions valued through the Tablebase.
+#include "damka/material_stats.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <system_error>
+
+#include "damka/index.hpp"
+#include "damka/slots.hpp"
+#include "damka/table_file.hpp"
+#include "damka/value_oracle.hpp"
+
+namespace damka {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Slots per unit of work: a multiple of every block size damka writes (WDL
+// 1024, DTW/DTC 16384 or 32768), so a chunk reads whole blocks.
+constexpr std::uint64_t kChunk = std::uint64_t{1} << 16;
+
+fs::path file_of(const Tablebase& tb, const Material& m, Metric metric) {
+  return tb.directory() / (m.name() + "." + std::string(metric_name(metric)));
+}
+
+// The material's file of one metric, checked against what it must hold;
+// null (and no error) when a DTW or DTC file is not there.
+Expected<std::unique_ptr<TableReader>> open_file(const Tablebase& tb, const Material& m, Metric metric,
+                                                 std::uint64_t slots) {
+  const fs::path path = file_of(tb, m, metric);
+  auto reader = TableReader::open(path, FileAccess::Pread);
+  if (!reader) {
+    if (reader.code() == ErrorCode::NotFound && metric != Metric::WDL) return std::unique_ptr<TableReader>();
+    if (reader.code() == ErrorCode::NotFound)
+      return Error(path.string() + ": no such file (the WDL table of " + m.name() + ")", ErrorCode::NotFound);
+    return reader.error();
+  }
+  const TableHeader& h = (*reader)->header();
+  if (Status s = check_table_rules(h, tb.rules(), path); !s.ok()) return Error(s.message(), ErrorCode::Corrupt);
+  if (h.material != m || h.metric != metric || h.slots != slots)
+    return Error(path.string() + ": holds " + h.material.name() + " " + std::string(metric_name(h.metric)) + " with " +
+                     std::to_string(h.slots) + " positions, expected " + m.name() + " " +
+                     std::string(metric_name(metric)) + " with " + std::to_string(slots),
+                 ErrorCode::Corrupt);
+  return std::move(*reader);
+}
+
+// Codes of slots [first, first + n) of `reader` into out (block: scratch).
+Status read_range(const TableReader& reader, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out,
+                  std::vector<std::uint16_t>& block) {
+  out.clear();
+  const std::uint64_t bs = reader.header().block_size;
+  for (std::uint64_t b = first / bs; out.size() < n; ++b) {
+    if (Status s = reader.read_block(b, block); !s.ok()) return s;
+    const std::uint64_t from = b == first / bs ? first - b * bs : 0;
+    const std::uint64_t take = std::min<std::uint64_t>(block.size() - from, n - out.size());
+    out.insert(out.end(), block.begin() + static_cast<std::ptrdiff_t>(from),
+               block.begin() + static_cast<std::ptrdiff_t>(from + take));
+  }
+  return {};
+}
+
+// The longest win seen so far and its lowest slot.
+struct Best {
+  bool found = false;
+  std::uint16_t plies = 0;
+  std::uint64_t slot = 0, count = 0;
+  void see(std::uint16_t d, std::uint64_t s) {
+    if (!found || d > plies) {
+      *this = {true, d, s, 1};
+    } else if (d == plies) {
+      ++count;
+      slot = std::min(slot, s);
+    }
+  }
+  void merge(const Best& o) {
+    if (!o.found) return;
+    if (!found || o.plies > plies) {
+      *this = o;
+    } else if (o.plies == plies) {
+      count += o.count;
+      slot = std::min(slot, o.slot);
+    }
+  }
+};
+
+// What one thread has counted.
+struct Tally {
+  WdlCounts by_side[2];
+  std::uint64_t captures = 0;
+  Best dtw, dtc;
+};
+
+Error probe_error(const Tablebase& tb, const Material& m, const Position& p, Metric metric, ProbeStatus s) {
+  switch (s) {
+    case ProbeStatus::Unknown: {
+      std::string names;
+      for (const Material& x : tb.missing_tables(p, metric)) names += (names.empty() ? "" : ", ") + x.name();
+      return Error("the capture positions of " + m.name() + " need the " + std::string(metric_name(metric)) +
+                       " tables of " + (names.empty() ? std::string("materials") : names) + ", missing from " +
+                       tb.directory().string(),
+                   ErrorCode::NotFound);
+    }
+    case ProbeStatus::Corrupt: return Error(Tablebase::thread_last_problem(), ErrorCode::Corrupt);
+    case ProbeStatus::IoError: return Error(Tablebase::thread_last_problem(), ErrorCode::Io);
+    default:
+      return Error(m.name() + ": a capture position could not be valued (" + std::string(probe_status_name(s)) + ")");
+  }
+}
+
+void fill_example(const Tablebase& tb, const MaterialIndex& index, const Best& b, Metric metric, bool lines,
+                  LongestWin& out) {
+  out = LongestWin{};
+  if (!b.found) return;
+  out.found = true;
+  out.plies = b.plies;
+  out.count = b.count;
+  out.material = index.material();
+  out.slot = b.slot;
+  out.position = position_at(index, b.slot);
+  if (!lines) return;
+  out.line_status = metric == Metric::DTW ? tb.principal_variation(out.position, out.line)
+                                          : tb.conversion_variation(out.position, out.line);
+  if (out.line_status != ProbeStatus::Ok) out.line.clear();
+}
+
+}  // namespace
+
+Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, const StatsOptions& options) {
+  if (!m.is_valid() || !m.is_canonical() || m.white() == 0 || m.black() == 0 || m.pieces() > kMaxIndexPieces)
+    return Error(m.name() + ": not a canonical material with pieces on both sides (and at most " +
+                 std::to_string(kMaxIndexPieces) + " pieces)");
+  const Rules& rules = tb.rules();
+  const MaterialIndex index(m);
+  const std::uint64_t slots = table_slots(index);
+  const std::uint64_t per_side = index.size();  // slots with White to move
+  std::unique_ptr<TableReader> files[3];
+  for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {
+    auto f = open_file(tb, m, metric, slots);
+    if (!f) return f.error();
+    files[static_cast<int>(metric)] = std::move(*f);
+  }
+  const TableReader& wdl = *files[0];
+  const TableReader* dtw = files[1].get();
+  const TableReader* dtc = files[2].get();
+
+  MaterialStats out;
+  out.material = m;
+  out.sides = m.is_symmetric() ? 1 : 2;
+  out.positions = slots;
+  out.has_dtw = dtw != nullptr;
+  out.has_dtc = dtc != nullptr;
+
+  const auto chunks = static_cast<std::int64_t>((slots + kChunk - 1) / kChunk);
+  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  std::atomic<bool> failed{false};
+  std::int64_t error_chunk = std::numeric_limits<std::int64_t>::max();
+  Error error;
+  Tally sum;
+#pragma omp parallel num_threads(threads)
+  {
+    Tally mine;
+    std::vector<std::uint16_t> wdl_codes, dtw_codes, dtc_codes, block;
+    auto fail = [&](std::int64_t c, Error e) {
+#pragma omp critical(damka_material_stats)
+      {
+        if (c < error_chunk) {  // the lowest chunk's error among those met
+          error_chunk = c;
+          error = std::move(e);
+        }
+      }
+      failed.store(true, std::memory_order_relaxed);
+    };
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      if (failed.load(std::memory_order_relaxed)) continue;
+      const std::uint64_t first = static_cast<std::uint64_t>(c) * kChunk;
+      const std::uint64_t n = std::min(kChunk, slots - first);
+      Status s = read_range(wdl, first, n, wdl_codes, block);
+      if (s.ok() && dtw) s = read_range(*dtw, first, n, dtw_codes, block);
+      if (s.ok() && dtc) s = read_range(*dtc, first, n, dtc_codes, block);
+      if (!s.ok()) {
+        fail(c, s.error());
+        continue;
+      }
+      for (std::uint64_t j = 0; j < n; ++j) {
+        const std::uint64_t slot = first + j;
+        const Position p = position_at(index, slot);
+        Value w, d, v;  // WDL, DTW, DTC
+        if (is_derived(rules, p)) {
+          ++mine.captures;
+          // One search gives WDL and DTW; DTC only where it is not a draw.
+          const Metric first_metric = dtw ? Metric::DTW : Metric::WDL;
+          const ProbeResult r = tb.probe(p, first_metric);
+          if (!r.ok()) {
+            fail(c, probe_error(tb, m, p, first_metric, r.status));
+            break;
+          }
+          if (dtc && r.value.wdl != Wdl::Draw) {
+            const ProbeResult rc = tb.probe(p, Metric::DTC);
+            if (!rc.ok()) {
+              fail(c, probe_error(tb, m, p, Metric::DTC, rc.status));
+              break;
+            }
+            v = rc.value;
+          }
+          w = r.value.wdl_only();
+          d = r.value;
+        } else {
+          w = Value::decode(wdl_codes[j]).wdl_only();
+          const bool dtw_ok = !dtw || distance_value(wdl_codes[j], dtw_codes[j], d);
+          const bool dtc_ok = !dtc || distance_value(wdl_codes[j], dtc_codes[j], v);
+          if (!dtw_ok || !dtc_ok) {
+            fail(c, Error(file_of(tb, m, dtw_ok ? Metric::DTC : Metric::DTW).string() + ": slot " +
+                              std::to_string(slot) + " disagrees with the WDL table on who wins",
+                          ErrorCode::Corrupt));
+            break;
+          }
+        }
+        WdlCounts& side = mine.by_side[slot < per_side ? 0 : 1];
+        if (w.wdl == Wdl::Win) {
+          ++side.wins;
+          if (dtw) mine.dtw.see(d.plies, slot);
+          if (dtc) mine.dtc.see(v.plies, slot);
+        } else if (w.wdl == Wdl::Draw) {
+          ++side.draws;
+        } else {
+          ++side.losses;
+        }
+      }
+    }
+#pragma omp critical(damka_material_stats)
+    {
+      for (int i = 0; i < 2; ++i) sum.by_side[i] += mine.by_side[i];
+      sum.captures += mine.captures;
+      sum.dtw.merge(mine.dtw);
+      sum.dtc.merge(mine.dtc);
+    }
+  }
+  if (failed) return error;
+  out.by_side[0] = sum.by_side[0];
+  out.by_side[1] = sum.by_side[1];
+  out.total = sum.by_side[0];
+  out.total += sum.by_side[1];
+  out.captures = sum.captures;
+  fill_example(tb, index, sum.dtw, Metric::DTW, options.lines, out.dtw);
+  fill_example(tb, index, sum.dtc, Metric::DTC, options.lines, out.dtc);
+  return out;
+}
+
+Expected<std::vector<Material>> materials_with_tables(const Tablebase& tb) {
+  std::vector<Material> out;
+  std::error_code ec;
+  if (!fs::is_directory(tb.directory(), ec)) return out;  // no tables of this family
+  for (fs::directory_iterator it(tb.directory(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".wdl") continue;
+    const std::string stem = it->path().stem().string();
+    auto m = Material::parse(stem);
+    if (!m || !m->is_valid() || !m->is_canonical() || m->name() != stem || m->white() == 0 || m->black() == 0 ||
+        m->pieces() > kMaxIndexPieces)
+      continue;
+    out.push_back(*m);
+  }
+  if (ec) return Error(tb.directory().string() + ": cannot list: " + ec.message(), ErrorCode::Io);
+  std::sort(out.begin(), out.end(), [](const Material& a, const Material& b) {
+    return a.pieces() != b.pieces() ? a.pieces() < b.pieces() : a < b;
+  });
+  return out;
+}
+
+namespace {
+// Whether a is the better example of a longest win than b (longer, then the
+// smaller material, then the lower slot).
+bool longer(const LongestWin& a, const LongestWin& b) {
+  if (!b.found) return a.found;
+  if (!a.found) return false;
+  if (a.plies != b.plies) return a.plies > b.plies;
+  if (a.material != b.material) return a.material < b.material;
+  return a.slot < b.slot;
+}
+
+void merge_longest(LongestWin& into, const LongestWin& x) {
+  if (!x.found) return;
+  if (into.found && x.plies == into.plies) {
+    const std::uint64_t count = into.count + x.count;
+    if (longer(x, into)) into = x;
+    into.count = count;
+  } else if (longer(x, into)) {
+    into = x;
+  }
+}
+}  // namespace
+
+std::vector<PieceCountStats> stats_by_pieces(std::span<const MaterialStats> materials) {
+  std::map<int, PieceCountStats> by;
+  for (const MaterialStats& s : materials) {
+    PieceCountStats& p = by[s.material.pieces()];
+    p.pieces = s.material.pieces();
+    ++p.materials;
+    p.materials_with_dtw += s.has_dtw ? 1 : 0;
+    p.materials_with_dtc += s.has_dtc ? 1 : 0;
+    p.positions += s.positions;
+    p.total += s.total;
+    p.captures += s.captures;
+    merge_longest(p.dtw, s.dtw);
+    merge_longest(p.dtc, s.dtc);
+  }
+  std::vector<PieceCountStats> out;
+  for (auto& [n, p] : by) out.push_back(std::move(p));
+  return out;
+}
+
+}  // namespace damka
