@@ -11,6 +11,7 @@
 #include "damka/table_paths.hpp"
 #include "damka/table_scan.hpp"
 #include "damka/value.hpp"
+#include "resident_tables.hpp"
 #include "verify_files.hpp"
 #include "verify_material.hpp"
 
@@ -72,11 +73,20 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
 
   // What the run will check, for one progress line over all of it.
   std::uint64_t overall_total = 0;
+  if (opts.only) {  // the material alone
+    if (!fc.metrics.count(*opts.only))
+      return Error(table_path(root, rules, *opts.only, Metric::WDL).string() + ": no such table", ErrorCode::NotFound);
+    fc.order = {*opts.only};
+  }
   for (const Material& m : fc.order) {
     bool own = false;
     if (fc.blocker(m, own).empty()) overall_total += table_slots(m);
   }
   std::atomic<std::uint64_t> overall_done{0};
+  // Checked materials that later ones convert into stay in memory as far
+  // as the budget allows (resident_tables.hpp), one set per metric read.
+  ResidentTables res_prim(fc.order, std::vector<bool>(fc.order.size(), true));
+  ResidentTables res_dtc(fc.order, std::vector<bool>(fc.order.size(), true));
 
   for (std::size_t ti = 0; ti < fc.order.size(); ++ti) {
     const Material m = fc.order[ti];
@@ -111,8 +121,26 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
         p.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         cb.progress(p);
       };
+      // The budget (7/8 of it, as generate plans) less the two levels and
+      // a useful successor cache per reader: what resident tables may hold.
+      const int threads = std::max(1, opts.threads);
+      const std::uint64_t need = verify_detail::level_bytes(m, files) +
+                                 std::uint64_t(threads) * (files.dtc ? 2 : 1) * (std::uint64_t{32} << 20);
+      const std::uint64_t usable = opts.memory_budget / 8 * 7;
+      const std::uint64_t share = usable > need ? usable - need : 0;
+      const std::uint64_t prim_share = files.dtc ? share / 2 : share;
+      res_prim.make_room(ti, 0, prim_share);
+      res_dtc.make_room(ti, 0, share - prim_share);
+      verify_detail::Residency residency;
+      residency.primary = &res_prim;
+      residency.dtc = &res_dtc;
+      residency.keep = res_prim.keep(ti, 0, prim_share) && (!files.dtc || res_dtc.keep(ti, 0, share - prim_share));
+      residency.held = res_prim.bytes() + res_dtc.bytes() +
+                       (residency.keep ? res_prim.bytes_of(ti) * (files.dtc ? 2 : 1) : 0);
       const verify_detail::MaterialOutcome o =
-          verify_detail::check_material(rules, root, m, files, opts, cb.mismatch, done, progress);
+          verify_detail::check_material(rules, root, m, files, opts, cb.mismatch, done, progress, residency);
+      if (residency.kept_primary) res_prim.add(ti, std::move(residency.kept_primary));
+      if (residency.kept_dtc) res_dtc.add(ti, std::move(residency.kept_dtc));
       overall_done = base + r.positions;
       r.mismatches = o.mismatches;
       if (!o.status.ok()) {

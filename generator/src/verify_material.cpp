@@ -36,12 +36,17 @@ using engine_detail::Layout;
 
 // Level offsets handed to a thread at a time.
 constexpr std::uint64_t kChunk = 4096;
-// A successor cache per reader: as the generator's, less when memory is short.
-constexpr std::uint64_t kMaxCache = std::uint64_t{16} << 20, kMinCache = std::uint64_t{1} << 20;
+// A successor cache per reader: what the budget leaves after the levels
+// (successors read at random thrash a small cache: each miss decodes a
+// block), within these bounds.
+constexpr std::uint64_t kMaxCache = std::uint64_t{1} << 30, kMinCache = std::uint64_t{1} << 20;
+
+// The wdl entry of a derived position (WDL codes are 0..2).
+constexpr std::uint8_t kDerived = 0xFF;
 
 // One level's values (see above); dtc empty when there is no DTC file.
 struct Level {
-  BigVector<std::uint8_t> wdl;    // the WDL file's entry (compared, never read as a successor)
+  BigVector<std::uint8_t> wdl;    // the WDL file's entry (compared, never read as a successor), or kDerived
   BigVector<std::uint16_t> prim;  // true DTW codes (WDL codes without a DTW file)
   BigVector<std::uint16_t> dtc;   // true DTC codes
   int p = -1;
@@ -96,7 +101,8 @@ std::uint64_t level_bytes(const Material& canonical, const MetricSet& files) {
 MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& root, const Material& m,
                                const MetricSet& files, const VerifyOptions& opts,
                                const std::function<void(const VerifyMismatch&)>& mismatch,
-                               std::atomic<std::uint64_t>& done, const std::function<void()>& progress) {
+                               std::atomic<std::uint64_t>& done, const std::function<void()>& progress,
+                               Residency& residency) {
   MaterialOutcome out;
   const int threads = std::max(1, opts.threads);
   const Layout L(m);
@@ -116,8 +122,11 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
                        " (raise --memory)");
     return out;
   }
+  // 7/8 of the budget, as generate plans it: the rest for file indexes, stacks and the allocator.
+  const std::uint64_t usable = opts.memory_budget / 8 * 7;
+  const std::uint64_t taken = levels + residency.held;
   const std::uint64_t cache = std::clamp<std::uint64_t>(
-      (opts.memory_budget - levels) / (std::uint64_t(threads) * readers_per_thread), kMinCache, kMaxCache);
+      (usable > taken ? usable - taken : 0) / (std::uint64_t(threads) * readers_per_thread), kMinCache, kMaxCache);
 
   // The material's own files.
   std::unique_ptr<TableReader> own[3];
@@ -136,7 +145,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
   const Metric primary = files.dtw ? Metric::DTW : Metric::WDL;
   std::unique_ptr<FileSuccessors> prim_src, dtc_src;
   {
-    auto a = FileSuccessors::open(rules, root, successors(m), primary, cache);
+    auto a = FileSuccessors::open(rules, root, successors(m), primary, cache, residency.primary);
     if (!a) {
       out.status = a.error();
       out.in_dependency = true;
@@ -144,7 +153,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     }
     prim_src = std::move(*a);
     if (files.dtc) {
-      auto b = FileSuccessors::open(rules, root, successors(m), Metric::DTC, cache);
+      auto b = FileSuccessors::open(rules, root, successors(m), Metric::DTC, cache, residency.dtc);
       if (!b) {
         out.status = b.error();
         out.in_dependency = true;
@@ -159,6 +168,12 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     if (dtc_src) dtc_rd[t] = dtc_src->reader();
   }
 
+  // This material's true codes by slot, for the materials checked next.
+  std::shared_ptr<BigVector<std::uint16_t>> keep_prim, keep_dtc;
+  if (residency.keep) {
+    keep_prim = std::make_shared<BigVector<std::uint16_t>>(table_slots(L.index));
+    if (files.dtc) keep_dtc = std::make_shared<BigVector<std::uint16_t>>(table_slots(L.index));
+  }
   Level levels_held[2];
   for (Level& l : levels_held) {
     l.wdl.reserve(most);
@@ -182,14 +197,22 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     const std::uint64_t si = o / K, side = si / n, i = si % n;
     return side * N + L.levels[p][i] * K + o % K;
   };
-  // The true (primary, dtc) codes of q, a position of m reached by a quiet move from level p.
-  auto own_codes = [&](int p, const Position& q, std::uint16_t& pc, std::uint16_t& dc) {
-    const std::uint64_t slot = locate_slot(L.index, q);
-    const std::uint64_t side = slot >= N ? 1 : 0, idx = slot - side * N, config = idx / K;
+  // The true (primary, dtc) codes of q, a position of m reached by a quiet
+  // move from level p; `config`: the men configuration of the position
+  // moved from, which a king move keeps (no men rank to compute then).
+  auto own_codes = [&](int p, Position q, bool king_move, std::uint64_t config, std::uint16_t& pc,
+                       std::uint16_t& dc) {
+    bool flipped = false;
+    if (L.sym && q.side_to_move == Color::Black) {  // stored as its colour-reversed image
+      q = q.flipped();
+      flipped = true;
+    }
+    const int side = q.side_to_move == Color::White ? 0 : 1;
+    if (!king_move || flipped) config = L.index.rank_men(q.men[0], q.men[1]);
     const int lv = L.level_of[config];
     assert(lv == p || lv == p + 1);
     const Level& src = lv == p ? *cur : *above;
-    const std::uint64_t off = L.level_offset(static_cast<int>(side), config) + idx % K;
+    const std::uint64_t off = L.level_offset(side, config) + L.index.rank_kings(q.kings[0], q.kings[1], q.men[0] | q.men[1]);
     pc = src.prim[off];
     dc = files.dtc ? src.dtc[off] : 0;
   };
@@ -212,6 +235,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
       const int t = omp_get_thread_num();
       Cursor cursors[3];
       for (int f = 0; f < 3; ++f) cursors[f].file = own[f].get();
+      MoveList caps;
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t r = 0; r < ranges; ++r) {
         if (err.failed.load(std::memory_order_relaxed)) continue;
@@ -239,8 +263,23 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
               cur->wdl[o] = static_cast<std::uint8_t>(code[0]);
               const Position pos = position_at(L.index, slot);
               if (is_derived(rules, pos)) {
-                cur->prim[o] = prim_rd[t]->code(pos);
-                if (files.dtc) cur->dtc[o] = dtc_rd[t]->code(pos);
+                cur->wdl[o] = kDerived;  // nothing stored to check
+                // The oracle's search (value_oracle.hpp) with one capture
+                // generation for both metrics: the best capture for each.
+                generate_capture_moves(rules, pos, caps);
+                Value bp, bd;
+                for (std::size_t j = 0; j < caps.size(); ++j) {
+                  const Position q = apply(pos, caps[j]);
+                  const Value vp = move_value(Value::decode(prim_rd[t]->code(q)), primary, true);
+                  if (j == 0 || better_value(vp, bp)) bp = vp;
+                  if (!files.dtc) continue;
+                  const Value vd = move_value(Value::decode(dtc_rd[t]->code(q)), Metric::DTC, true);
+                  if (j == 0 || better_value(vd, bd)) bd = vd;
+                }
+                cur->prim[o] = bp.encode();
+                if (files.dtc) cur->dtc[o] = bd.encode();
+                if (keep_prim) (*keep_prim)[slot] = cur->prim[o];
+                if (keep_dtc) (*keep_dtc)[slot] = cur->dtc[o];
                 if (!prim_rd[t]->error().empty() || (files.dtc && !dtc_rd[t]->error().empty())) {
                   err.set(Error(!prim_rd[t]->error().empty() ? prim_rd[t]->error() : dtc_rd[t]->error()), true);
                   break;
@@ -258,6 +297,8 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
                 (void)distance_value(code[0], code[2], v);
                 cur->dtc[o] = v.encode();
               }
+              if (keep_prim) (*keep_prim)[slot] = cur->prim[o];
+              if (keep_dtc) (*keep_dtc)[slot] = cur->dtc[o];
             }
             s0 = run_end;
           }
@@ -281,10 +322,13 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
         const std::uint64_t begin = c * kChunk, end = std::min<std::uint64_t>(n_slots, (c + 1) * kChunk);
         try {
           for (std::uint64_t o = begin; o < end; ++o) {
-            const Position pos = position_at(L.index, slot_of(p, o));
+            if (cur->wdl[o] == kDerived) continue;  // nothing stored to check
+            const std::uint64_t slot = slot_of(p, o);
+            const std::uint64_t config = (slot >= N ? slot - N : slot) / K;
+            const Position pos = position_at(L.index, slot);
             generate_moves(rules, pos, moves);
             const std::size_t k = moves.size();
-            if (k > 0 && moves[0].is_capture()) continue;  // derived: nothing stored to check
+            assert(k == 0 || !moves[0].is_capture());
             sd.resize(k);
             sc.resize(k);
             for (std::size_t j = 0; j < k; ++j) {
@@ -293,7 +337,8 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
                 sd[j] = prim_rd[t]->code(q);
                 sc[j] = files.dtc ? dtc_rd[t]->code(q) : 0;
               } else {
-                own_codes(p, q, sd[j], sc[j]);
+                const bool king_move = (pos.kings[idx(pos.side_to_move)] & bit(moves[j].from)) != 0;
+                own_codes(p, q, king_move, config, sd[j], sc[j]);
               }
             }
             if (!prim_rd[t]->error().empty() || (files.dtc && !dtc_rd[t]->error().empty())) {
@@ -348,7 +393,10 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
   if (err.failed) {
     out.status = err.status;
     out.in_dependency = err.in_dependency;
+    return out;
   }
+  residency.kept_primary = std::move(keep_prim);
+  residency.kept_dtc = std::move(keep_dtc);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "damka/metric_spec.hpp"
 #include "damka/rules.hpp"
 #include "damka/verify.hpp"
+#include "resident_tables.hpp"
 
 namespace damka::verify_detail {
 
@@ -26,16 +27,29 @@ struct MaterialOutcome {
   bool in_dependency = false; // the failure was reading another material's file
 };
 
+// Finished materials of this run kept in memory (resident_tables.hpp): read
+// by later materials without a block decode or the oracle's search.
+struct Residency {
+  const ResidentTables* primary = nullptr;  // true primary codes (DTW, or WDL without DTW files)
+  const ResidentTables* dtc = nullptr;      // true DTC codes
+  std::uint64_t held = 0;                   // bytes they hold, and what this material keeps
+  bool keep = false;                        // keep this material's true codes (set kept_*)
+  ResidentTables::Codes kept_primary, kept_dtc;
+};
+
 // Checks every stored value of `canonical` (its WDL file, and its DTW and
 // DTC files as `files` says) under `root` one ply deep, reading every
 // material it converts into through bounded block caches.  `listed` counts
 // mismatches passed to `mismatch` (at most opts.max_listed); `done` grows
 // by the positions checked, and `progress` is called from the calling
-// thread as it grows.  Threads: opts.threads (OpenMP); the outcome does not
+// thread as it grows.  Successors are read from `residency`'s tables where
+// they are there; the block caches get what the budget leaves after the
+// levels and residency.held.  Threads: opts.threads (OpenMP); the outcome does not
 // depend on them.
 MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& root, const Material& canonical,
                                const MetricSet& files, const VerifyOptions& opts,
                                const std::function<void(const VerifyMismatch&)>& mismatch,
-                               std::atomic<std::uint64_t>& done, const std::function<void()>& progress);
+                               std::atomic<std::uint64_t>& done, const std::function<void()>& progress,
+                               Residency& residency);
 
 }  // namespace damka::verify_detail

@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,8 @@ struct VerifyOptions {
   int threads = 1;
   std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes (the CLI's default: generate's)
   int max_listed = 10;                               // mismatches passed to the callback, per table
+  std::optional<Material> only;                      // check this material (canonical) alone; the files of
+                                                     // what it reads are still checked by name and header
 };
 
 struct VerifyResult {
