@@ -13,10 +13,11 @@
 namespace damka {
 namespace {
 
-// Each block cache gets an eighth of the budget, between 4 MiB and 1 GiB;
-// the engine the rest.
-std::uint64_t cache_share(std::uint64_t budget) {
-  return std::clamp<std::uint64_t>(budget / 8, std::uint64_t{4} << 20, std::uint64_t{1} << 30);
+// Each block cache gets cache_bytes, by default an eighth of the budget
+// (4 MiB to 1 GiB); the engine the rest.
+std::uint64_t cache_share(const TableDirOptions& o) {
+  if (o.cache_bytes) return o.cache_bytes;
+  return std::clamp<std::uint64_t>(o.memory_budget / 8, std::uint64_t{4} << 20, std::uint64_t{1} << 30);
 }
 
 }  // namespace
@@ -25,12 +26,12 @@ TableDirValues::TableDirValues(const Rules& rules, std::filesystem::path dir, co
     : ValueSource(rules, options.work_dir.empty()
                              ? std::unique_ptr<CountStore>()
                              : std::make_unique<FileCountStore>(rules, options.work_dir,
-                                                                cache_share(options.memory_budget))),
+                                                                cache_share(options))),
       dir_(tables_root(dir, rules)) {
-  const std::uint64_t caches = cache_share(options.memory_budget) * (options.work_dir.empty() ? 1 : 2);
+  const std::uint64_t caches = cache_share(options) * (options.work_dir.empty() ? 1 : 2);
   engine_budget_ = options.memory_budget > caches ? options.memory_budget - caches : 0;
   TablebaseOptions t;
-  t.cache_bytes = cache_share(options.memory_budget);
+  t.cache_bytes = cache_share(options);
   t.map_files = false;  // pread: the memory used is the cache's
   auto tb = Tablebase::open(rules, dir_, t);
   if (tb) tb_ = std::move(*tb);

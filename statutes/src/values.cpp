@@ -16,6 +16,8 @@
 
 namespace damka {
 
+ValueSource::ValueSource(const Rules& rules) : rules_(rules), counts_(std::make_unique<MemoryCountStore>()) {}
+
 ValueSource::ValueSource(const Rules& rules, std::unique_ptr<CountStore> counts)
     : rules_(rules), counts_(counts ? std::move(counts) : std::make_unique<MemoryCountStore>()) {}
 

@@ -178,8 +178,10 @@ class StatuteCounts {
 // them, per clause and canonical material.
 class ValueSource {
  public:
+  // The statute-aware counts computed are kept in memory.
+  explicit ValueSource(const Rules& rules);
   // `counts` keeps the statute-aware counts computed; null: in memory.
-  ValueSource(const Rules& rules, std::unique_ptr<CountStore> counts = nullptr);
+  ValueSource(const Rules& rules, std::unique_ptr<CountStore> counts);
   virtual ~ValueSource();
   ValueSource(const ValueSource&) = delete;
   ValueSource& operator=(const ValueSource&) = delete;
@@ -262,6 +264,8 @@ struct TableDirOptions {
   // Bytes for the block caches (table files and temporary count files) and
   // the engine's statute-aware builds together.
   std::uint64_t memory_budget = std::uint64_t{2} << 30;
+  // Bytes of each block cache; 0: an eighth of memory_budget, 4 MiB to 1 GiB.
+  std::uint64_t cache_bytes = 0;
   // Where the temporary folder of statute-aware counts is made (mkdtemp;
   // removed when the source is destroyed).  Empty: counts are kept in
   // memory (for judging a few positions).
