@@ -6,6 +6,8 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "damka/engine.hpp"
+#include "damka/generate.hpp"
 #include "damka/statutes.hpp"
 #include "damka/table_scan.hpp"
 
@@ -19,6 +21,8 @@ void register_statutes(CLI::App& app, int& rc) {
     std::string variant;
     std::string svg;
     std::string rulebooks_dir;
+    std::string memory;
+    std::string temp_dir;
     int max_pieces = 7;
     int examples = 5;
     bool json = false, list = false;
@@ -34,10 +38,15 @@ void register_statutes(CLI::App& app, int& rc) {
       ->capture_default_str()->check(CLI::Range(2, 12));
   cmd->add_option("--examples", o->examples, "Positions listed per clause that the clause turns into draws")
       ->capture_default_str()->check(CLI::Range(0, 1000));
+  cmd->add_option("--memory", o->memory,
+                  "Memory budget, e.g. 2G or 512M (default: 80% of this machine's memory, as generate)");
+  cmd->add_option("--temp-dir", o->temp_dir,
+                  "Where the temporary folder of statute-aware counts goes (default: $TMPDIR, else /tmp)");
   cmd->add_flag("--json", o->json, "Print the report as JSON");
   cmd->add_flag("--list", o->list, "List the rulebooks found (and where) and exit");
   cmd->footer("Each clause is judged by statute-aware values: a covered position stays won when the winner can end\n"
               "the clause's count (a capture or promotion changes the balance) still winning within the limit.\n"
+              "Tables are read through bounded block caches and the counts kept in temporary files, within --memory.\n"
               "JSON fields: docs/statutes-report.md.  Exit status 1 when no table a clause needs is present.\n"
               "Rulebooks are read from --rulebooks-dir, else $DAMKA_RULEBOOKS, else <prefix>/share/damka/rulebooks\n"
               "of an installed damka, else data/rulebooks of the source tree.");
@@ -100,7 +109,23 @@ void register_statutes(CLI::App& app, int& rc) {
     report.set("folder", root.string());
     if (const std::string note = shared_folder_note(*rules, root); !note.empty() && !o->json)
       std::cout << note << "\n";
-    TableDirValues values(*rules, root);
+    TableDirOptions vopt;
+    vopt.memory_budget = default_memory_budget();
+    if (!o->memory.empty()) {
+      auto mem = parse_memory_size(o->memory);
+      if (!mem) {
+        rc = report.fail(2, "--memory: " + mem.message());
+        return;
+      }
+      vopt.memory_budget = *mem;
+    }
+    vopt.work_dir = o->temp_dir;
+    if (vopt.work_dir.empty()) {
+      std::error_code ec;
+      vopt.work_dir = std::filesystem::temp_directory_path(ec);
+      if (ec) vopt.work_dir = root.parent_path();
+    }
+    TableDirValues values(*rules, root, vopt);
     ReportOptions opt;
     opt.max_pieces = o->max_pieces;
     opt.examples = o->examples;

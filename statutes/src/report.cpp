@@ -8,6 +8,7 @@
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
 #include "damka/statutes.hpp"
+#include "material_index.hpp"
 
 namespace damka {
 namespace {
@@ -211,28 +212,26 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
       for (std::size_t i : covering) work[i].report.missing[m.pieces()].push_back(m);
       continue;
     }
-    auto table = values.table(m);
-    if (!table) return table.error();
-    if (!*table) {
-      for (std::size_t i : covering) work[i].report.missing[m.pieces()].push_back(m);
-      continue;
-    }
-    const SolvedTable& t = **table;
     rep.largest_table = std::max(rep.largest_table, m.pieces());
-    std::vector<const std::vector<std::uint16_t>*> counts(covering.size());
+    std::vector<const StatuteCounts*> counts(covering.size());
     for (std::size_t k = 0; k < covering.size(); ++k) {
-      auto sc = values.statute_counts(book, *work[covering[k]].clause, m);
+      auto sc = values.statute_table(book, *work[covering[k]].clause, m);
       if (!sc) return sc.error();
       counts[k] = *sc;
     }
     std::vector<MaterialFigures> figs(covering.size());
     for (MaterialFigures& f : figs) f.material = m;
-    const MaterialIndex index(m);
+    // In slot order: the plain values and the counts are read through the
+    // source (for files, its block caches: no table is held whole).
+    const MaterialIndex& index = material_index(m);
     const std::uint64_t n = table_slots(index);
-    if (t.dtw.size() != n) return Error("table " + m.name() + " has the wrong size");
+    for (std::size_t k = 0; k < covering.size(); ++k)
+      if (counts[k]->slots() != n) return Error("statute counts of " + m.name() + " have the wrong size");
     for (std::uint64_t s = 0; s < n; ++s) {
-      const Value dtw = Value::decode(t.dtw[s]);
       const Position p0 = position_at(index, s);
+      auto plain = values.value(p0, Metric::DTW);
+      if (!plain) return plain.error();
+      const Value dtw = *plain;
       // A symmetric material stores White to move only; Black to move is
       // the colour-reversed image, with the same value.
       const int images = m.is_symmetric() ? 2 : 1;
@@ -247,7 +246,9 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
           if (!stronger) continue;
           SideFigures& f = figs[k].side[idx(p.side_to_move)];
           ++f.positions;
-          const Value count = Value::decode((*counts[k])[s]);
+          auto code = counts[k]->code(s);
+          if (!code) return code.error();
+          const Value count = Value::decode(*code);
           const Value sa = limit_count(count, c.limit);
           const int need = count.wdl == Wdl::Draw ? -1 : winner_moves(count);
           const Example e{p, count, sa, dtw, need, {}};

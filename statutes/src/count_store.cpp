@@ -1,0 +1,183 @@
+// Where statute-aware counts are kept: memory, or temporary table files
+// read back through a bounded block cache.
+#include "count_store.hpp"
+
+#include <stdlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <list>
+#include <mutex>
+#include <system_error>
+#include <unordered_map>
+
+#include "damka/table_file.hpp"
+
+namespace damka {
+
+// ------------------------------------------------------------------ memory
+
+class MemoryCountStore::Table final : public StatuteCounts {
+ public:
+  std::vector<std::uint16_t> codes;
+  std::uint64_t slots() const override { return codes.size(); }
+  Expected<std::uint16_t> code(std::uint64_t slot) const override {
+    if (slot >= codes.size()) return Error("statute counts: slot " + std::to_string(slot) + " out of range");
+    return codes[slot];
+  }
+};
+
+MemoryCountStore::MemoryCountStore() = default;
+MemoryCountStore::~MemoryCountStore() = default;
+
+const StatuteCounts* MemoryCountStore::find(const CountKey& key) const {
+  auto it = tables_.find(key);
+  return it == tables_.end() ? nullptr : it->second.get();
+}
+
+const std::vector<std::uint16_t>* MemoryCountStore::codes(const CountKey& key) const {
+  auto it = tables_.find(key);
+  return it == tables_.end() ? nullptr : &it->second->codes;
+}
+
+Expected<std::unique_ptr<CountWriter>> MemoryCountStore::write(const CountKey& key, std::uint64_t slots) {
+  struct Writer final : CountWriter {
+    MemoryCountStore& store;
+    CountKey key;
+    std::unique_ptr<Table> table = std::make_unique<Table>();
+    std::uint64_t slots;
+    Writer(MemoryCountStore& s, CountKey k, std::uint64_t n) : store(s), key(std::move(k)), slots(n) {
+      table->codes.reserve(n);
+    }
+    Status add(std::span<const std::uint16_t> codes) override {
+      table->codes.insert(table->codes.end(), codes.begin(), codes.end());
+      return {};
+    }
+    Status finish() override {
+      if (table->codes.size() != slots) return Error("statute counts of " + key.second.name() + ": wrong slot count");
+      store.tables_[key] = std::move(table);
+      return {};
+    }
+  };
+  return std::unique_ptr<CountWriter>(std::make_unique<Writer>(*this, key, slots));
+}
+
+// ------------------------------------------------------------------- files
+
+// Decoded blocks of the count files, least recently used evicted first,
+// under one mutex (a miss reads its block outside it).
+class FileCountStore::Cache {
+ public:
+  explicit Cache(std::uint64_t bytes) : capacity_(bytes) {}
+
+  Expected<std::uint16_t> code(std::uint32_t file, const TableReader& reader, std::uint64_t slot) {
+    const std::uint64_t bs = reader.header().block_size;
+    const std::uint64_t block = slot / bs;
+    const std::uint64_t key = (std::uint64_t{file} << 40) | block;
+    {
+      std::lock_guard lock(mu_);
+      auto it = index_.find(key);
+      if (it != index_.end()) {
+        lru_.splice(lru_.begin(), lru_, it->second);
+        return it->second->codes[slot - block * bs];
+      }
+    }
+    std::vector<std::uint16_t> codes;
+    if (Status s = reader.read_block(block, codes); !s.ok()) return s.error();
+    const std::uint16_t c = codes[slot - block * bs];
+    std::lock_guard lock(mu_);
+    if (index_.count(key)) return c;
+    bytes_ += codes.size() * 2 + kOverhead;
+    lru_.push_front(Entry{key, std::move(codes)});
+    index_[key] = lru_.begin();
+    while (bytes_ > capacity_ && lru_.size() > 1) {
+      bytes_ -= lru_.back().codes.size() * 2 + kOverhead;
+      index_.erase(lru_.back().key);
+      lru_.pop_back();
+    }
+    return c;
+  }
+
+ private:
+  static constexpr std::uint64_t kOverhead = 96;  // list node, map entry, vector header
+  struct Entry {
+    std::uint64_t key;
+    std::vector<std::uint16_t> codes;
+  };
+  std::mutex mu_;
+  std::uint64_t capacity_, bytes_ = 0;
+  std::list<Entry> lru_;
+  std::unordered_map<std::uint64_t, std::list<Entry>::iterator> index_;
+};
+
+class FileCountStore::Table final : public StatuteCounts {
+ public:
+  Table(std::uint32_t number, std::unique_ptr<TableReader> reader, Cache& cache)
+      : number_(number), reader_(std::move(reader)), cache_(cache) {}
+  std::uint64_t slots() const override { return reader_->header().slots; }
+  Expected<std::uint16_t> code(std::uint64_t slot) const override {
+    if (slot >= slots()) return Error("statute counts: slot " + std::to_string(slot) + " out of range");
+    return cache_.code(number_, *reader_, slot);
+  }
+
+ private:
+  std::uint32_t number_;
+  std::unique_ptr<TableReader> reader_;
+  Cache& cache_;
+};
+
+class FileCountStore::Writer final : public CountWriter {
+ public:
+  Writer(FileCountStore& store, CountKey key, std::filesystem::path path, std::unique_ptr<TableBuilder> builder)
+      : store_(store), key_(std::move(key)), path_(std::move(path)), builder_(std::move(builder)) {}
+  Status add(std::span<const std::uint16_t> codes) override { return builder_->add(codes); }
+  Status finish() override {
+    if (Status s = builder_->finish(); !s.ok()) return s;
+    auto reader = TableReader::open(path_);
+    if (!reader) return reader.error();
+    const auto number = static_cast<std::uint32_t>(store_.tables_.size());
+    store_.tables_[key_] = std::make_unique<Table>(number, std::move(*reader), *store_.cache_);
+    return {};
+  }
+
+ private:
+  FileCountStore& store_;
+  CountKey key_;
+  std::filesystem::path path_;
+  std::unique_ptr<TableBuilder> builder_;
+};
+
+FileCountStore::FileCountStore(const Rules& rules, std::filesystem::path work_dir, std::uint64_t cache_bytes)
+    : rules_(rules), work_dir_(std::move(work_dir)), cache_(std::make_unique<Cache>(cache_bytes)) {}
+
+FileCountStore::~FileCountStore() {
+  tables_.clear();  // close the files first
+  if (!dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+}
+
+const StatuteCounts* FileCountStore::find(const CountKey& key) const {
+  auto it = tables_.find(key);
+  return it == tables_.end() ? nullptr : it->second.get();
+}
+
+Expected<std::unique_ptr<CountWriter>> FileCountStore::write(const CountKey& key, std::uint64_t slots) {
+  if (dir_.empty()) {
+    std::string templ = (work_dir_ / "damka-statutes-XXXXXX").string();
+    if (!::mkdtemp(templ.data()))
+      return Error("cannot make a temporary folder in " + work_dir_.string() + ": " + std::strerror(errno),
+                   ErrorCode::Io);
+    dir_ = templ;
+  }
+  TableHeader h = default_table_header(rules_, key.second, Metric::DTW);
+  h.zstd_level = 3;  // temporary: fast to write
+  if (h.slots != slots) return Error("statute counts of " + key.second.name() + ": wrong slot count");
+  const std::filesystem::path path = dir_ / (std::to_string(files_++) + ".dtw");
+  auto builder = TableBuilder::create(path, h);
+  if (!builder) return builder.error();
+  return std::unique_ptr<CountWriter>(std::make_unique<Writer>(*this, key, path, std::move(*builder)));
+}
+
+}  // namespace damka

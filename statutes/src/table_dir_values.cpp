@@ -1,0 +1,76 @@
+// Values of table files for the statutes, in bounded memory: positions read
+// through the probe library's block cache and the value oracle, statute-aware
+// counts kept in temporary table files (or in memory when no work folder is
+// given).
+#include <algorithm>
+
+#include "count_store.hpp"
+#include "damka/probe.hpp"
+#include "damka/statutes.hpp"
+#include "damka/table_paths.hpp"
+#include "damka/table_scan.hpp"
+
+namespace damka {
+namespace {
+
+// Each block cache gets cache_bytes, by default an eighth of the budget
+// (4 MiB to 1 GiB); the engine the rest.
+std::uint64_t cache_share(const TableDirOptions& o) {
+  if (o.cache_bytes) return o.cache_bytes;
+  return std::clamp<std::uint64_t>(o.memory_budget / 8, std::uint64_t{4} << 20, std::uint64_t{1} << 30);
+}
+
+}  // namespace
+
+TableDirValues::TableDirValues(const Rules& rules, std::filesystem::path dir, const TableDirOptions& options)
+    : ValueSource(rules, options.work_dir.empty()
+                             ? std::unique_ptr<CountStore>()
+                             : std::make_unique<FileCountStore>(rules, options.work_dir,
+                                                                cache_share(options))),
+      dir_(tables_root(dir, rules)) {
+  const std::uint64_t caches = cache_share(options) * (options.work_dir.empty() ? 1 : 2);
+  engine_budget_ = options.memory_budget > caches ? options.memory_budget - caches : 0;
+  TablebaseOptions t;
+  t.cache_bytes = cache_share(options);
+  t.map_files = false;  // pread: the memory used is the cache's
+  auto tb = Tablebase::open(rules, dir_, t);
+  if (tb) tb_ = std::move(*tb);
+  else open_error_ = tb.message();
+}
+
+TableDirValues::~TableDirValues() = default;
+
+bool TableDirValues::has_table(const Material& canonical) const {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(table_path(dir_, rules(), canonical, Metric::DTW), ec) &&
+         std::filesystem::is_regular_file(table_path(dir_, rules(), canonical, Metric::DTC), ec);
+}
+
+std::string TableDirValues::describe() const { return "tables in " + table_dir(dir_, rules()).string(); }
+
+Expected<Value> TableDirValues::value(const Position& p, Metric metric) const {
+  if (!p.is_valid()) return Error("invalid position");
+  if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
+  if (p.pieces(opposite(p.side_to_move)) == 0)
+    return Error("the side not to move has no pieces: the game is over, no table holds this position");
+  if (!tb_) return Error(open_error_);
+  const ProbeResult r = tb_->probe(p, metric);
+  switch (r.status) {
+    case ProbeStatus::Ok: return r.value;
+    case ProbeStatus::Unknown: {
+      std::string names;
+      for (const Material& m : tb_->missing_tables(p, metric)) names += (names.empty() ? "" : ", ") + m.name();
+      return Error("no table for " + (names.empty() ? material_of(p).canonical().name() : names) + " (" +
+                   describe() + ")");
+    }
+    case ProbeStatus::Invalid: return Error("invalid position");
+    default: {
+      const std::string& why = Tablebase::thread_last_problem();
+      return Error("table " + material_of(p).canonical().name() + " in " + table_dir(dir_, rules()).string() + ": " +
+                       (why.empty() ? std::string(probe_status_name(r.status)) : why),
+                   r.status == ProbeStatus::IoError ? ErrorCode::Io : ErrorCode::Corrupt);
+    }
+  }
+}
+
+}  // namespace damka

@@ -1,0 +1,96 @@
+// `damka statutes` in bounded memory: the report from table files read
+// through block caches, with the statute-aware counts in temporary files,
+// is byte for byte the report of the whole-table reader (the tables loaded
+// whole, the counts kept in memory), JSON and text alike.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "damka/generate.hpp"
+#include "fixture.hpp"
+#include "whole_table_values.hpp"
+
+namespace {
+
+using namespace damka;
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& tag)
+      : path(fs::temp_directory_path() / ("damka_bounded_" + tag + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+struct Case {
+  Variant variant;
+  const char* book;
+};
+
+class BoundedReport : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BoundedReport, EqualsTheWholeTableReport) {
+  const Rules& rules = rules_of(GetParam().variant);
+  const int n = 4;
+  TempDir tables(std::string(rules.name) + "_tables"), work(std::string(rules.name) + "_work");
+  GenerateOptions g;
+  g.max_pieces = n;
+  g.out = tables.path;
+  g.threads = 2;
+  auto built = generate(rules, g);
+  ASSERT_TRUE(built.ok()) << built.message();
+
+  const Rulebook book = statutes_test::book(GetParam().book);
+  ReportOptions opt;
+  opt.max_pieces = 5;  // 5-piece materials: reported missing
+  statutes_test::WholeTableValues whole(rules, tables.path);
+  auto want = analyse(book, rules, whole, opt);
+  ASSERT_TRUE(want.ok()) << want.message();
+  ASSERT_EQ(want->largest_table, n);
+  const std::string want_json = report_json(*want, rules).dump(2), want_text = report_text(*want, rules);
+
+  // Counts in temporary files under `work` (small caches: blocks evicted), and in memory.
+  for (const bool files : {true, false}) {
+    SCOPED_TRACE(files ? "counts in files" : "counts in memory");
+    TableDirOptions o;
+    o.memory_budget = std::uint64_t{512} << 20;
+    if (files) o.cache_bytes = std::uint64_t{1} << 20;  // 32 blocks of counts: evictions
+    if (files) o.work_dir = work.path;
+    {
+      TableDirValues bounded(rules, tables.path, o);
+      auto got = analyse(book, rules, bounded, opt);
+      ASSERT_TRUE(got.ok()) << got.message();
+      EXPECT_EQ(report_json(*got, rules).dump(2), want_json);
+      EXPECT_EQ(report_text(*got, rules), want_text);
+      if (files) {
+        // One temporary folder holding the count files while the source lives.
+        int folders = 0, count_files = 0;
+        for (const auto& e : fs::directory_iterator(work.path)) {
+          ++folders;
+          for ([[maybe_unused]] const auto& f : fs::directory_iterator(e.path())) ++count_files;
+        }
+        EXPECT_EQ(folders, 1);
+        EXPECT_GT(count_files, 0);
+      }
+    }
+    EXPECT_TRUE(fs::is_empty(work.path)) << "the temporary folder is removed with the source";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Books, BoundedReport,
+                         ::testing::Values(Case{Variant::Russian, "russian-federation"},
+                                           Case{Variant::Russian, "ukrainian-64"},
+                                           Case{Variant::Brazilian, "ukrainian-64"}),
+                         [](const auto& info) {
+                           std::string b = info.param.book;
+                           for (char& c : b)
+                             if (c == '-') c = '_';
+                           return std::string(rules_of(info.param.variant).name) + "_" + b;
+                         });
+
+}  // namespace
