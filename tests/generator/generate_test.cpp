@@ -119,7 +119,7 @@ TEST(Verify, CleanTablesPassAndATamperedValueIsReportedWithItsFen) {
   TempDir d;
   const Rules& r = rules_of(Variant::Brazilian);
   ASSERT_TRUE(generate(r, options(d.path, 3, 2)).ok());
-  auto clean = verify_tables(r, d.path, VerifyOptions{2}, {});
+  auto clean = verify_tables(r, d.path, VerifyOptions(2), {});
   ASSERT_TRUE(clean.ok()) << clean.message();
   EXPECT_EQ(clean->tables.size(), 9u);
   for (const VerifyReport& v : clean->tables) EXPECT_EQ(v.mismatches, 0u) << v.material.name();
@@ -147,7 +147,7 @@ TEST(Verify, CleanTablesPassAndATamperedValueIsReportedWithItsFen) {
   std::vector<VerifyMismatch> found;
   VerifyCallbacks cb;
   cb.mismatch = [&](const VerifyMismatch& x) { found.push_back(x); };
-  auto dirty = verify_tables(r, d.path, VerifyOptions{2}, cb);
+  auto dirty = verify_tables(r, d.path, VerifyOptions(2), cb);
   ASSERT_TRUE(dirty.ok()) << dirty.message();
   std::uint64_t bad = 0;
   for (const VerifyReport& v : dirty->tables) bad += v.mismatches;
@@ -160,7 +160,7 @@ TEST(Verify, CleanTablesPassAndATamperedValueIsReportedWithItsFen) {
 }
 
 TEST(Verify, MissingDirectoryIsAClearError) {
-  auto res = verify_tables(rules_of(Variant::Russian), "/nonexistent/damka", VerifyOptions{1}, {});
+  auto res = verify_tables(rules_of(Variant::Russian), "/nonexistent/damka", VerifyOptions(1), {});
   ASSERT_FALSE(res.ok());
   EXPECT_NE(res.message().find("/nonexistent/damka"), std::string::npos);
 }

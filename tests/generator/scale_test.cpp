@@ -237,7 +237,7 @@ TEST(Scale, WdlOnlyBuildWritesTheSameWdlFilesAndNothingElse) {
       EXPECT_FALSE(fs::exists(table_path(wdl_dtc.path, r, m, Metric::DTW)));
     }
     // verify checks WDL-only tables one ply deep, and finds a changed value.
-    auto checked = verify_tables(r, wdl.path, VerifyOptions{2}, {});
+    auto checked = verify_tables(r, wdl.path, VerifyOptions(2), {});
     ASSERT_TRUE(checked.ok()) << checked.message();
     ASSERT_EQ(checked->tables.size(), build_order(n).size());
     for (const VerifyReport& v : checked->tables) {
@@ -264,7 +264,7 @@ TEST(Scale, WdlOnlyBuildWritesTheSameWdlFilesAndNothingElse) {
       ASSERT_NE(won, codes.size());
       codes[won] = Value::draw().encode();
       ASSERT_TRUE(write_table(path, h, codes).ok());
-      auto again = verify_tables(r, wdl.path, VerifyOptions{2}, {});
+      auto again = verify_tables(r, wdl.path, VerifyOptions(2), {});
       ASSERT_TRUE(again.ok());
       std::uint64_t bad = 0;
       for (const VerifyReport& v : again->tables) bad += v.mismatches;

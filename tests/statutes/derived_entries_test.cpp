@@ -126,7 +126,7 @@ TEST_P(DerivedEntries, StatutesAndVerifyGiveWhatTrueValuesGive) {
 
   // verify: every table clean in both folders (as with true values).
   for (const fs::path* dir : {&generated.path, &junk.path}) {
-    auto v = verify_tables(rules, *dir, VerifyOptions{2}, {});
+    auto v = verify_tables(rules, *dir, VerifyOptions(2), {});
     ASSERT_TRUE(v.ok()) << v.message();
     EXPECT_EQ(v->tables.size(), build_order(n).size()) << *dir;
     for (const VerifyReport& r : v->tables) {

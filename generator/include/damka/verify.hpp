@@ -97,6 +97,8 @@ struct VerifyCallbacks {
 };
 
 struct VerifyOptions {
+  VerifyOptions() = default;
+  explicit VerifyOptions(int thread_count) : threads(thread_count) {}
   int threads = 1;
   std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes (the CLI's default: generate's)
   int max_listed = 10;                               // mismatches passed to the callback, per table
