@@ -113,15 +113,7 @@ void register_generate(CLI::App& app, int& rc) {
       }
       opt.metrics = *metrics;
       opt.compression = o->compression == compression_name(Compression::Small) ? Compression::Small : Compression::Fast;
-      opt.memory_budget = default_memory_budget();
-      if (!o->memory.empty()) {
-        auto mem = parse_memory_size(o->memory);
-        if (!mem) {
-          rc = report.fail(2, "--memory: " + mem.message());
-          return;
-        }
-        opt.memory_budget = *mem;
-      }
+      if (!memory_option(report, o->memory, opt.memory_budget, rc)) return;
     }
     if (!o->material.empty()) {
       auto m = Material::parse(o->material);

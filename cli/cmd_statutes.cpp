@@ -110,15 +110,7 @@ void register_statutes(CLI::App& app, int& rc) {
     if (const std::string note = shared_folder_note(*rules, root); !note.empty() && !o->json)
       std::cout << note << "\n";
     TableDirOptions vopt;
-    vopt.memory_budget = default_memory_budget();
-    if (!o->memory.empty()) {
-      auto mem = parse_memory_size(o->memory);
-      if (!mem) {
-        rc = report.fail(2, "--memory: " + mem.message());
-        return;
-      }
-      vopt.memory_budget = *mem;
-    }
+    if (!memory_option(report, o->memory, vopt.memory_budget, rc)) return;
     vopt.work_dir = o->temp_dir;
     if (vopt.work_dir.empty()) {
       std::error_code ec;

@@ -40,15 +40,7 @@ void register_verify(CLI::App& app, int& rc) {
     Report report("verify", o->json);
     report.set("folder", o->dir);
     VerifyOptions vopt;
-    vopt.memory_budget = default_memory_budget();
-    if (!o->memory.empty()) {
-      auto mem = parse_memory_size(o->memory);
-      if (!mem) {
-        rc = report.fail(2, "--memory: " + mem.message());
-        return;
-      }
-      vopt.memory_budget = *mem;
-    }
+    if (!memory_option(report, o->memory, vopt.memory_budget, rc)) return;
     if (!o->material.empty()) {
       auto m = Material::parse(o->material);
       if (!m || !m->is_valid() || m->white() == 0 || m->black() == 0) {

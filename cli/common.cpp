@@ -1,6 +1,7 @@
 // Shared helpers of the subcommands (common.hpp).
 #include "common.hpp"
 
+#include "damka/generate.hpp"
 #include "damka/table_paths.hpp"
 
 namespace damka::cli {
@@ -23,6 +24,18 @@ Json Report::object() const {
   Json j = {{"command", command_}};
   for (auto it = context_.begin(); it != context_.end(); ++it) j[it.key()] = it.value();
   return j;
+}
+
+bool memory_option(const Report& report, const std::string& text, std::uint64_t& bytes, int& rc) {
+  bytes = default_memory_budget();
+  if (text.empty()) return true;
+  auto mem = parse_memory_size(text);
+  if (!mem) {
+    rc = report.fail(2, "--memory: " + mem.message());
+    return false;
+  }
+  bytes = *mem;
+  return true;
 }
 
 const Rules* lookup_variant(const Report& report, const std::string& name, int& rc) {

@@ -46,6 +46,11 @@ class Report {
 // the known variants (exit code 2).
 const Rules* lookup_variant(const Report& report, const std::string& name, int& rc);
 
+// The bytes of a --memory option: `text`, or the default budget (generate's,
+// 80% of the machine's memory) when it is empty; false after reporting a
+// bad size (exit code 2).
+bool memory_option(const Report& report, const std::string& text, std::uint64_t& bytes, int& rc);
+
 // The variant for a tables folder: `given` when not empty; else the one
 // variant named by the folder's table headers for which `accepts` holds
 // (the FEN parses, the rulebook governs it, ...), or the only variant there;
