@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "progress.hpp"
 #include "damka/engine.hpp"
 #include "damka/generate.hpp"
 #include "damka/statutes.hpp"
@@ -121,7 +122,12 @@ void register_statutes(CLI::App& app, int& rc) {
     ReportOptions opt;
     opt.max_pieces = o->max_pieces;
     opt.examples = o->examples;
+    ProgressBar bar;
+    opt.progress = [&](const Material& m, std::uint64_t done, std::uint64_t total, double elapsed) {
+      bar.update_run(double(done), double(total), elapsed, "positions", "judging " + m.name());
+    };
     auto analysis = analyse(*book, *rules, values, opt);
+    bar.finish();
     if (!analysis) {
       rc = report.fail(1, analysis.message());
       return;

@@ -1,5 +1,6 @@
 // The statute report: every judgeable clause against the tables.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <sstream>
 
@@ -203,6 +204,21 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
 
   // Every material any clause may cover, in build order.
   std::vector<Material> order = build_order(std::max(2, options.max_pieces));
+  // What there is to judge, for the progress.
+  const auto start = std::chrono::steady_clock::now();
+  auto covered = [&](const Material& m) {
+    for (const ClauseWork& w : work)
+      if (clause_matches_material(book, *w.clause, m)) return true;
+    return false;
+  };
+  std::uint64_t total = 0, done = 0;
+  for (const Material& m : order)
+    if (covered(m) && values.has_table(m)) total += table_slots(m);
+  auto progress = [&](const Material& m) {
+    if (options.progress)
+      options.progress(m, done, total,
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  };
   for (const Material& m : order) {
     std::vector<std::size_t> covering;
     for (std::size_t i = 0; i < work.size(); ++i)
@@ -212,6 +228,8 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
       for (std::size_t i : covering) work[i].report.missing[m.pieces()].push_back(m);
       continue;
     }
+    progress(m);
+    done += table_slots(m);
     rep.largest_table = std::max(rep.largest_table, m.pieces());
     std::vector<const StatuteCounts*> counts(covering.size());
     for (std::size_t k = 0; k < covering.size(); ++k) {

@@ -31,15 +31,20 @@ fs::path temp(const std::string& name) {
   return p;
 }
 
-// Generated once per variant and size; each test works on a copy.
+// Generated once per variant and size (removed at exit); each test works on a copy.
 const fs::path& generated(Variant v, int pieces) {
-  static std::map<std::pair<Variant, int>, fs::path> made;
-  auto it = made.find({v, pieces});
-  if (it != made.end()) return it->second;
+  static struct Made {
+    std::map<std::pair<Variant, int>, fs::path> dirs;
+    ~Made() {
+      for (const auto& [key, dir] : dirs) fs::remove_all(dir);
+    }
+  } made;
+  auto it = made.dirs.find({v, pieces});
+  if (it != made.dirs.end()) return it->second;
   const fs::path dir = temp(std::string(rules_of(v).name) + "-" + std::to_string(pieces));
   auto res = generate(rules_of(v), test::options(dir, pieces, 2));
   EXPECT_TRUE(res.ok()) << res.message();
-  return made.emplace(std::make_pair(v, pieces), dir).first->second;
+  return made.dirs.emplace(std::make_pair(v, pieces), dir).first->second;
 }
 
 struct Copy {

@@ -35,6 +35,7 @@
 #include <climits>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -452,6 +453,10 @@ nlohmann::ordered_json verdict_json(const StatuteVerdict& verdict);
 struct ReportOptions {
   int max_pieces = 7;  // materials considered (tables present or not) up to this many pieces
   int examples = 5;    // positions the clause turns into draws, listed per clause
+  // Called from the calling thread as each covered material with a table is
+  // started and once at the end: positions (table slots) of the materials
+  // judged so far and of all to judge, seconds since the start.  May be empty.
+  std::function<void(const Material& material, std::uint64_t done, std::uint64_t total, double elapsed)> progress;
 };
 
 // One position quoted by the report.
