@@ -33,10 +33,11 @@ std::string longest_text(const Rules& rules, const LongestWin& w, const char* me
   return s;
 }
 
-void print_counts(const char* label, std::uint64_t positions, const WdlCounts& c, std::uint64_t captures) {
-  std::printf("%-16s %14llu %14llu %14llu %14llu %14llu\n", label, static_cast<unsigned long long>(positions),
+// captures < 0: not counted for this row (left blank).
+void print_counts(const char* label, std::uint64_t positions, const WdlCounts& c, long long captures) {
+  std::printf("%-16s %14llu %14llu %14llu %14llu %14s\n", label, static_cast<unsigned long long>(positions),
               static_cast<unsigned long long>(c.wins), static_cast<unsigned long long>(c.draws),
-              static_cast<unsigned long long>(c.losses), static_cast<unsigned long long>(captures));
+              static_cast<unsigned long long>(c.losses), captures < 0 ? "" : std::to_string(captures).c_str());
 }
 
 void print_text(const Rules& rules, const fs::path& folder, const std::vector<MaterialStats>& all) {
@@ -44,16 +45,16 @@ void print_text(const Rules& rules, const fs::path& folder, const std::vector<Ma
   std::printf("Counts cover %s.\n\n", std::string(kStatsCoverage).c_str());
   std::printf("%-16s %14s %14s %14s %14s %14s\n", "material", "positions", "wins", "draws", "losses", "captures");
   for (const MaterialStats& s : all) {
-    print_counts(s.material.name().c_str(), s.positions, s.total, s.captures);
+    print_counts(s.material.name().c_str(), s.positions, s.total, static_cast<long long>(s.captures));
     if (s.sides == 2) {
-      print_counts("  white to move", s.by_side[0].positions(), s.by_side[0], 0);
-      print_counts("  black to move", s.by_side[1].positions(), s.by_side[1], 0);
+      print_counts("  white to move", s.by_side[0].positions(), s.by_side[0], -1);
+      print_counts("  black to move", s.by_side[1].positions(), s.by_side[1], -1);
     }
   }
   const auto pieces = stats_by_pieces(all);
   for (const PieceCountStats& p : pieces) {
     const std::string label = std::to_string(p.pieces) + " pieces";
-    print_counts(label.c_str(), p.positions, p.total, p.captures);
+    print_counts(label.c_str(), p.positions, p.total, static_cast<long long>(p.captures));
   }
   std::printf("(positions won, drawn and lost by the side to move; captures: positions whose side to move must "
               "capture, valued through their captures)\n");
