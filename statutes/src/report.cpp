@@ -1,5 +1,6 @@
 // The statute report: every judgeable clause against the tables.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -245,54 +246,99 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
     const std::uint64_t n = table_slots(index);
     for (std::size_t k = 0; k < covering.size(); ++k)
       if (counts[k]->slots() != n) return Error("statute counts of " + m.name() + " have the wrong size");
-    for (std::uint64_t s = 0; s < n; ++s) {
-      const Position p0 = position_at(index, s);
-      auto plain = values.value(p0, Metric::DTW);
-      if (!plain) return plain.error();
-      const Value dtw = *plain;
-      // A symmetric material stores White to move only; Black to move is
-      // the colour-reversed image, with the same value.
-      const int images = m.is_symmetric() ? 2 : 1;
-      for (int im = 0; im < images; ++im) {
-        const Position p = im == 0 ? p0 : p0.flipped();
-        std::optional<Color> winner;
-        if (dtw.wdl != Wdl::Draw) winner = dtw.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
-        for (std::size_t k = 0; k < covering.size(); ++k) {
-          ClauseWork& w = work[covering[k]];
-          const Clause& c = *w.clause;
-          const auto stronger = clause_covers(book, c, p, winner);
-          if (!stronger) continue;
-          SideFigures& f = figs[k].side[idx(p.side_to_move)];
-          ++f.positions;
-          auto code = counts[k]->code(s);
-          if (!code) return code.error();
-          const Value count = Value::decode(*code);
-          const Value sa = limit_count(count, c.limit);
-          const int need = count.wdl == Wdl::Draw ? -1 : winner_moves(count);
-          const Example e{p, count, sa, dtw, need, {}};
-          if (!w.any_example) w.any_example = e;
-          if (sa.wdl == Wdl::Draw) ++f.sa_draws;
-          else ((sa.wdl == Wdl::Win) == (p.side_to_move == Color::White) ? f.sa_white_wins : f.sa_black_wins)++;
-          if (!winner) {
-            ++f.draws;
-            if (!w.draw_example && p.side_to_move == *stronger) w.draw_example = e;
-            continue;
+    // Chunks of slots in parallel; each keeps what the walk in slot order
+    // would keep of its slots (sums, first examples, the first best), and
+    // the chunks are merged in slot order: the same result as one walk.
+    struct Found {  // per covering clause, of one chunk
+      SideFigures side[2];
+      std::optional<Example> any_example, draw_example, longest, shortest_over;
+      std::vector<Example> saved;
+    };
+    constexpr std::uint64_t kChunk = std::uint64_t{1} << 15;
+    const std::int64_t chunks = static_cast<std::int64_t>((n + kChunk - 1) / kChunk);
+    std::vector<std::vector<Found>> found(static_cast<std::size_t>(chunks));
+    std::string first_error;
+    std::atomic<bool> failed{false};
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t ci = 0; ci < chunks; ++ci) {
+      if (failed.load(std::memory_order_relaxed)) continue;
+      std::vector<Found> local(covering.size());
+      std::string why;
+      const std::uint64_t end = std::min<std::uint64_t>(n, (static_cast<std::uint64_t>(ci) + 1) * kChunk);
+      for (std::uint64_t s = static_cast<std::uint64_t>(ci) * kChunk; s < end && why.empty(); ++s) {
+        const Position p0 = position_at(index, s);
+        auto plain = values.value(p0, Metric::DTW);
+        if (!plain) {
+          why = plain.message();
+          break;
+        }
+        const Value dtw = *plain;
+        // A symmetric material stores White to move only; Black to move is
+        // the colour-reversed image, with the same value.
+        const int images = m.is_symmetric() ? 2 : 1;
+        for (int im = 0; im < images && why.empty(); ++im) {
+          const Position p = im == 0 ? p0 : p0.flipped();
+          std::optional<Color> winner;
+          if (dtw.wdl != Wdl::Draw) winner = dtw.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
+          for (std::size_t k = 0; k < covering.size(); ++k) {
+            Found& w = local[k];
+            const Clause& c = *work[covering[k]].clause;
+            const auto stronger = clause_covers(book, c, p, winner);
+            if (!stronger) continue;
+            SideFigures& f = w.side[idx(p.side_to_move)];
+            ++f.positions;
+            auto code = counts[k]->code(s);
+            if (!code) {
+              why = code.message();
+              break;
+            }
+            const Value count = Value::decode(*code);
+            const Value sa = limit_count(count, c.limit);
+            const int need = count.wdl == Wdl::Draw ? -1 : winner_moves(count);
+            const Example e{p, count, sa, dtw, need, {}};
+            if (!w.any_example) w.any_example = e;
+            if (sa.wdl == Wdl::Draw) ++f.sa_draws;
+            else ((sa.wdl == Wdl::Win) == (p.side_to_move == Color::White) ? f.sa_white_wins : f.sa_black_wins)++;
+            if (!winner) {
+              ++f.draws;
+              if (!w.draw_example && p.side_to_move == *stronger) w.draw_example = e;
+              continue;
+            }
+            (*winner == Color::White ? f.white_wins : f.black_wins)++;
+            f.longest_needed = std::max(f.longest_needed, need);
+            if (sa.wdl != Wdl::Draw) {
+              if (need > f.longest) f.longest = need;
+              if (!w.longest || need > w.longest->moves_needed) w.longest = e;
+              continue;
+            }
+            ++f.into_draws;
+            if (need < 0) continue;  // every winning exit is a statute draw
+            ++f.over_limit;
+            keep_saved(w.saved, e, options.examples);
+            if (!w.shortest_over || need < w.shortest_over->moves_needed) w.shortest_over = e;
           }
-          (*winner == Color::White ? f.white_wins : f.black_wins)++;
-          f.longest_needed = std::max(f.longest_needed, need);
-          if (sa.wdl != Wdl::Draw) {
-            if (need > f.longest) f.longest = need;
-            if (!w.report.longest || need > w.report.longest->moves_needed) w.report.longest = e;
-            continue;
-          }
-          ++f.into_draws;
-          if (need < 0) continue;  // every winning exit is a statute draw
-          ++f.over_limit;
-          keep_saved(w.report.saved, e, options.examples);
-          if (!w.shortest_over || need < w.shortest_over->moves_needed) w.shortest_over = e;
         }
       }
+      if (!why.empty()) {
+#pragma omp critical(damka_statute_report)
+        if (!failed.exchange(true)) first_error = why;
+      }
+      found[static_cast<std::size_t>(ci)] = std::move(local);
     }
+    if (failed) return Error(first_error);
+    for (const std::vector<Found>& chunk : found)
+      for (std::size_t k = 0; k < covering.size(); ++k) {
+        const Found& c = chunk[k];
+        ClauseWork& w = work[covering[k]];
+        for (int side = 0; side < 2; ++side) figs[k].side[side].add(c.side[side]);
+        if (!w.any_example) w.any_example = c.any_example;
+        if (!w.draw_example) w.draw_example = c.draw_example;
+        if (c.longest && (!w.report.longest || c.longest->moves_needed > w.report.longest->moves_needed))
+          w.report.longest = c.longest;
+        for (const Example& e : c.saved) keep_saved(w.report.saved, e, options.examples);
+        if (c.shortest_over && (!w.shortest_over || c.shortest_over->moves_needed < w.shortest_over->moves_needed))
+          w.shortest_over = c.shortest_over;
+      }
     for (std::size_t k = 0; k < covering.size(); ++k)
       if (figs[k].side[0].positions + figs[k].side[1].positions > 0)
         work[covering[k]].report.materials.push_back(figs[k]);
