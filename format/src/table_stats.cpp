@@ -12,14 +12,12 @@
 
 namespace damka {
 
-namespace {
-// WDL codes of slots [first, first + n) into out.
-Status read_range(const TableReader& wdl, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out,
+Status read_slots(const TableReader& reader, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out,
                   std::vector<std::uint16_t>& block) {
   out.clear();
-  const std::uint64_t bs = wdl.header().block_size;
+  const std::uint64_t bs = reader.header().block_size;
   for (std::uint64_t b = first / bs; out.size() < n; ++b) {
-    if (Status s = wdl.read_block(b, block); !s.ok()) return s;
+    if (Status s = reader.read_block(b, block); !s.ok()) return s;
     const std::uint64_t from = b == first / bs ? first - b * bs : 0;
     const std::uint64_t take = std::min<std::uint64_t>(block.size() - from, n - out.size());
     out.insert(out.end(), block.begin() + static_cast<std::ptrdiff_t>(from),
@@ -27,7 +25,6 @@ Status read_range(const TableReader& wdl, std::uint64_t first, std::uint64_t n, 
   }
   return {};
 }
-}  // namespace
 
 Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* wdl) {
   const TableHeader& h = reader.header();
@@ -59,7 +56,7 @@ Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* w
       if (failed.load(std::memory_order_relaxed)) continue;
       const std::uint64_t first = static_cast<std::uint64_t>(b) * h.block_size;
       Status s = reader.read_block(static_cast<std::uint64_t>(b), codes);
-      if (s.ok() && by_wdl) s = read_range(*wdl, first, codes.size(), wdl_codes, wdl_block);
+      if (s.ok() && by_wdl) s = read_slots(*wdl, first, codes.size(), wdl_codes, wdl_block);
       if (!s.ok()) {
 #pragma omp critical(damka_count_codes)
         if (!failed.exchange(true)) error = s;

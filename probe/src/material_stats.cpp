@@ -53,20 +53,6 @@ Expected<std::unique_ptr<TableReader>> open_file(const Tablebase& tb, const Mate
   return std::move(*reader);
 }
 
-// Codes of slots [first, first + n) of `reader` into out (block: scratch).
-Status read_range(const TableReader& reader, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out,
-                  std::vector<std::uint16_t>& block) {
-  out.clear();
-  const std::uint64_t bs = reader.header().block_size;
-  for (std::uint64_t b = first / bs; out.size() < n; ++b) {
-    if (Status s = reader.read_block(b, block); !s.ok()) return s;
-    const std::uint64_t from = b == first / bs ? first - b * bs : 0;
-    const std::uint64_t take = std::min<std::uint64_t>(block.size() - from, n - out.size());
-    out.insert(out.end(), block.begin() + static_cast<std::ptrdiff_t>(from),
-               block.begin() + static_cast<std::ptrdiff_t>(from + take));
-  }
-  return {};
-}
 
 // The longest win seen so far and its lowest slot.
 struct Best {
@@ -184,9 +170,9 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
       if (failed.load(std::memory_order_relaxed)) continue;
       const std::uint64_t first = static_cast<std::uint64_t>(c) * kChunk;
       const std::uint64_t n = std::min(kChunk, slots - first);
-      Status s = read_range(wdl, first, n, wdl_codes, block);
-      if (s.ok() && dtw) s = read_range(*dtw, first, n, dtw_codes, block);
-      if (s.ok() && dtc) s = read_range(*dtc, first, n, dtc_codes, block);
+      Status s = read_slots(wdl, first, n, wdl_codes, block);
+      if (s.ok() && dtw) s = read_slots(*dtw, first, n, dtw_codes, block);
+      if (s.ok() && dtc) s = read_slots(*dtc, first, n, dtc_codes, block);
       if (!s.ok()) {
         fail(c, s.error());
         continue;

@@ -225,6 +225,14 @@ class TableReader {
   std::shared_ptr<const void> code_;           // WdlRun: the Huffman code (table_layout::RunCode)
 };
 
+// The codes of slots [first, first + n) of `reader` into `out` (replaced),
+// block by block; `block` is scratch (kept between calls to save
+// allocations).  first + n <= the table's slots.  Errors: as read_block.
+// Cost: a read and decode of each block the range touches.  Thread-safe as
+// read_block (per-call buffers).
+Status read_slots(const TableReader& reader, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out,
+                  std::vector<std::uint16_t>& block);
+
 // How many stored slots hold each code, by side to move: counts[side][code]
 // for code 0..max_code; side 1 (Black to move) is empty for a symmetric
 // material.  Derived slots (value_oracle.hpp is_derived: the side to move
