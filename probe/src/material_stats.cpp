@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "damka/index.hpp"
+#include "damka/material_reader.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/value_oracle.hpp"
@@ -26,33 +27,6 @@ namespace fs = std::filesystem;
 // Slots per unit of work: a multiple of every block size damka writes (WDL
 // 1024, DTW/DTC 16384 or 32768), so a chunk reads whole blocks.
 constexpr std::uint64_t kChunk = std::uint64_t{1} << 16;
-
-fs::path file_of(const Tablebase& tb, const Material& m, Metric metric) {
-  return tb.directory() / (m.name() + "." + std::string(metric_name(metric)));
-}
-
-// The material's file of one metric, checked against what it must hold;
-// null (and no error) when a DTW or DTC file is not there.
-Expected<std::unique_ptr<TableReader>> open_file(const Tablebase& tb, const Material& m, Metric metric,
-                                                 std::uint64_t slots) {
-  const fs::path path = file_of(tb, m, metric);
-  auto reader = TableReader::open(path, FileAccess::Pread);
-  if (!reader) {
-    if (reader.code() == ErrorCode::NotFound && metric != Metric::WDL) return std::unique_ptr<TableReader>();
-    if (reader.code() == ErrorCode::NotFound)
-      return Error(path.string() + ": no such file (the WDL table of " + m.name() + ")", ErrorCode::NotFound);
-    return reader.error();
-  }
-  const TableHeader& h = (*reader)->header();
-  if (Status s = check_table_rules(h, tb.rules(), path); !s.ok()) return Error(s.message(), ErrorCode::Corrupt);
-  if (h.material != m || h.metric != metric || h.slots != slots)
-    return Error(path.string() + ": holds " + h.material.name() + " " + std::string(metric_name(h.metric)) + " with " +
-                     std::to_string(h.slots) + " positions, expected " + m.name() + " " +
-                     std::string(metric_name(metric)) + " with " + std::to_string(slots),
-                 ErrorCode::Corrupt);
-  return std::move(*reader);
-}
-
 
 // The longest win seen so far and its lowest slot.
 struct Best {
@@ -85,23 +59,6 @@ struct Tally {
   Best dtw, dtc;
 };
 
-Error probe_error(const Tablebase& tb, const Material& m, const Position& p, Metric metric, ProbeStatus s) {
-  switch (s) {
-    case ProbeStatus::Unknown: {
-      std::string names;
-      for (const Material& x : tb.missing_tables(p, metric)) names += (names.empty() ? "" : ", ") + x.name();
-      return Error("the capture positions of " + m.name() + " need the " + std::string(metric_name(metric)) +
-                       " tables of " + (names.empty() ? std::string("materials") : names) + ", missing from " +
-                       tb.directory().string(),
-                   ErrorCode::NotFound);
-    }
-    case ProbeStatus::Corrupt: return Error(Tablebase::thread_last_problem(), ErrorCode::Corrupt);
-    case ProbeStatus::IoError: return Error(Tablebase::thread_last_problem(), ErrorCode::Io);
-    default:
-      return Error(m.name() + ": a capture position could not be valued (" + std::string(probe_status_name(s)) + ")");
-  }
-}
-
 void fill_example(const Tablebase& tb, const MaterialIndex& index, const Best& b, Metric metric, bool lines,
                   LongestWin& out) {
   out = LongestWin{};
@@ -124,26 +81,20 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
   if (!m.is_valid() || !m.is_canonical() || m.white() == 0 || m.black() == 0 || m.pieces() > kMaxIndexPieces)
     return Error(m.name() + ": not a canonical material with pieces on both sides (and at most " +
                  std::to_string(kMaxIndexPieces) + " pieces)");
-  const Rules& rules = tb.rules();
-  const MaterialIndex index(m);
-  const std::uint64_t slots = table_slots(index);
+  auto reader = MaterialReader::open(tb, m);
+  if (!reader) return reader.error();
+  const MaterialIndex& index = reader->index();
+  const std::uint64_t slots = reader->slots();
   const std::uint64_t per_side = index.size();  // slots with White to move
-  std::unique_ptr<TableReader> files[3];
-  for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {
-    auto f = open_file(tb, m, metric, slots);
-    if (!f) return f.error();
-    files[static_cast<int>(metric)] = std::move(*f);
-  }
-  const TableReader& wdl = *files[0];
-  const TableReader* dtw = files[1].get();
-  const TableReader* dtc = files[2].get();
+  const bool dtw = reader->has(Metric::DTW), dtc = reader->has(Metric::DTC);
+  const MaterialReader::Reads what{.dtw = dtw, .dtc = dtc};
 
   MaterialStats out;
   out.material = m;
   out.sides = m.is_symmetric() ? 1 : 2;
   out.positions = slots;
-  out.has_dtw = dtw != nullptr;
-  out.has_dtc = dtc != nullptr;
+  out.has_dtw = dtw;
+  out.has_dtc = dtc;
 
   const auto chunks = static_cast<std::int64_t>((slots + kChunk - 1) / kChunk);
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
@@ -154,7 +105,7 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
 #pragma omp parallel num_threads(threads)
   {
     Tally mine;
-    std::vector<std::uint16_t> wdl_codes, dtw_codes, dtc_codes, block;
+    MaterialReader::Range range;
     auto fail = [&](std::int64_t c, Error e) {
 #pragma omp critical(damka_material_stats)
       {
@@ -170,53 +121,36 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
       if (failed.load(std::memory_order_relaxed)) continue;
       const std::uint64_t first = static_cast<std::uint64_t>(c) * kChunk;
       const std::uint64_t n = std::min(kChunk, slots - first);
-      Status s = read_slots(wdl, first, n, wdl_codes, block);
-      if (s.ok() && dtw) s = read_slots(*dtw, first, n, dtw_codes, block);
-      if (s.ok() && dtc) s = read_slots(*dtc, first, n, dtc_codes, block);
-      if (!s.ok()) {
+      if (Status s = reader->read(first, n, what, range); !s.ok()) {
         fail(c, s.error());
         continue;
       }
       for (std::uint64_t j = 0; j < n; ++j) {
         const std::uint64_t slot = first + j;
-        const Position p = position_at(index, slot);
-        Value w, d, v;  // WDL, DTW, DTC
-        if (is_derived(rules, p)) {
-          ++mine.captures;
-          // One search gives WDL and DTW; DTC only where it is not a draw.
-          const Metric first_metric = dtw ? Metric::DTW : Metric::WDL;
-          const ProbeResult r = tb.probe(p, first_metric);
-          if (!r.ok()) {
-            fail(c, probe_error(tb, m, p, first_metric, r.status));
-            break;
-          }
-          if (dtc && r.value.wdl != Wdl::Draw) {
-            const ProbeResult rc = tb.probe(p, Metric::DTC);
-            if (!rc.ok()) {
-              fail(c, probe_error(tb, m, p, Metric::DTC, rc.status));
-              break;
-            }
-            v = rc.value;
-          }
-          w = r.value.wdl_only();
-          d = r.value;
-        } else {
-          w = Value::decode(wdl_codes[j]).wdl_only();
-          const bool dtw_ok = !dtw || distance_value(wdl_codes[j], dtw_codes[j], d);
-          const bool dtc_ok = !dtc || distance_value(wdl_codes[j], dtc_codes[j], v);
-          if (!dtw_ok || !dtc_ok) {
-            fail(c, Error(file_of(tb, m, dtw_ok ? Metric::DTC : Metric::DTW).string() + ": slot " +
-                              std::to_string(slot) + " disagrees with the WDL table on who wins",
-                          ErrorCode::Corrupt));
-            break;
-          }
+        // One search of a capture position gives WDL and DTW; DTC only where
+        // it is not a draw.
+        auto w = reader->value(range, j, dtw ? Metric::DTW : Metric::WDL);
+        if (!w) {
+          fail(c, w.error());
+          break;
         }
+        const Value d = *w;  // DTW (when there)
+        Value v;             // DTC (when there and not a draw)
+        if (dtc && w->wdl != Wdl::Draw) {
+          auto x = reader->value(range, j, Metric::DTC);
+          if (!x) {
+            fail(c, x.error());
+            break;
+          }
+          v = *x;
+        }
+        if (range.derived[j]) ++mine.captures;
         WdlCounts& side = mine.by_side[slot < per_side ? 0 : 1];
-        if (w.wdl == Wdl::Win) {
+        if (w->wdl == Wdl::Win) {
           ++side.wins;
           if (dtw) mine.dtw.see(d.plies, slot);
           if (dtc) mine.dtc.see(v.plies, slot);
-        } else if (w.wdl == Wdl::Draw) {
+        } else if (w->wdl == Wdl::Draw) {
           ++side.draws;
         } else {
           ++side.losses;

@@ -259,71 +259,80 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
     std::vector<std::vector<Found>> found(static_cast<std::size_t>(chunks));
     std::string first_error;
     std::atomic<bool> failed{false};
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t ci = 0; ci < chunks; ++ci) {
-      if (failed.load(std::memory_order_relaxed)) continue;
-      std::vector<Found> local(covering.size());
-      std::string why;
-      const std::uint64_t end = std::min<std::uint64_t>(n, (static_cast<std::uint64_t>(ci) + 1) * kChunk);
-      for (std::uint64_t s = static_cast<std::uint64_t>(ci) * kChunk; s < end && why.empty(); ++s) {
-        const Position p0 = position_at(index, s);
-        auto plain = values.value(p0, Metric::DTW);
-        if (!plain) {
-          why = plain.message();
-          break;
-        }
-        const Value dtw = *plain;
-        // A symmetric material stores White to move only; Black to move is
-        // the colour-reversed image, with the same value.
-        const int images = m.is_symmetric() ? 2 : 1;
-        for (int im = 0; im < images && why.empty(); ++im) {
-          const Position p = im == 0 ? p0 : p0.flipped();
-          std::optional<Color> winner;
-          if (dtw.wdl != Wdl::Draw) winner = dtw.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
-          for (std::size_t k = 0; k < covering.size(); ++k) {
-            Found& w = local[k];
-            const Clause& c = *work[covering[k]].clause;
-            const auto stronger = clause_covers(book, c, p, winner);
-            if (!stronger) continue;
-            SideFigures& f = w.side[idx(p.side_to_move)];
-            ++f.positions;
-            auto code = counts[k]->code(s);
-            if (!code) {
-              why = code.message();
-              break;
+    auto slots = values.slots(m);
+    if (!slots) return slots.error();
+    const SlotSource& plain_values = **slots;
+#pragma omp parallel
+    {
+      SlotSource::Range range;
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t ci = 0; ci < chunks; ++ci) {
+        if (failed.load(std::memory_order_relaxed)) continue;
+        std::vector<Found> local(covering.size());
+        std::string why;
+        const std::uint64_t begin = static_cast<std::uint64_t>(ci) * kChunk;
+        const std::uint64_t end = std::min<std::uint64_t>(n, begin + kChunk);
+        if (Status st = plain_values.read(begin, end - begin, {.dtw = true}, range); !st.ok()) why = st.message();
+        for (std::uint64_t s = begin; s < end && why.empty(); ++s) {
+          const Position p0 = range.positions[s - begin];
+          auto plain = plain_values.value(range, s - begin, Metric::DTW);
+          if (!plain) {
+            why = plain.message();
+            break;
+          }
+          const Value dtw = *plain;
+          // A symmetric material stores White to move only; Black to move is
+          // the colour-reversed image, with the same value.
+          const int images = m.is_symmetric() ? 2 : 1;
+          for (int im = 0; im < images && why.empty(); ++im) {
+            const Position p = im == 0 ? p0 : p0.flipped();
+            std::optional<Color> winner;
+            if (dtw.wdl != Wdl::Draw) winner = dtw.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
+            for (std::size_t k = 0; k < covering.size(); ++k) {
+              Found& w = local[k];
+              const Clause& c = *work[covering[k]].clause;
+              const auto stronger = clause_covers(book, c, p, winner);
+              if (!stronger) continue;
+              SideFigures& f = w.side[idx(p.side_to_move)];
+              ++f.positions;
+              auto code = counts[k]->code(s);
+              if (!code) {
+                why = code.message();
+                break;
+              }
+              const Value count = Value::decode(*code);
+              const Value sa = limit_count(count, c.limit);
+              const int need = count.wdl == Wdl::Draw ? -1 : winner_moves(count);
+              const Example e{p, count, sa, dtw, need, {}};
+              if (!w.any_example) w.any_example = e;
+              if (sa.wdl == Wdl::Draw) ++f.sa_draws;
+              else ((sa.wdl == Wdl::Win) == (p.side_to_move == Color::White) ? f.sa_white_wins : f.sa_black_wins)++;
+              if (!winner) {
+                ++f.draws;
+                if (!w.draw_example && p.side_to_move == *stronger) w.draw_example = e;
+                continue;
+              }
+              (*winner == Color::White ? f.white_wins : f.black_wins)++;
+              f.longest_needed = std::max(f.longest_needed, need);
+              if (sa.wdl != Wdl::Draw) {
+                if (need > f.longest) f.longest = need;
+                if (!w.longest || need > w.longest->moves_needed) w.longest = e;
+                continue;
+              }
+              ++f.into_draws;
+              if (need < 0) continue;  // every winning exit is a statute draw
+              ++f.over_limit;
+              keep_saved(w.saved, e, options.examples);
+              if (!w.shortest_over || need < w.shortest_over->moves_needed) w.shortest_over = e;
             }
-            const Value count = Value::decode(*code);
-            const Value sa = limit_count(count, c.limit);
-            const int need = count.wdl == Wdl::Draw ? -1 : winner_moves(count);
-            const Example e{p, count, sa, dtw, need, {}};
-            if (!w.any_example) w.any_example = e;
-            if (sa.wdl == Wdl::Draw) ++f.sa_draws;
-            else ((sa.wdl == Wdl::Win) == (p.side_to_move == Color::White) ? f.sa_white_wins : f.sa_black_wins)++;
-            if (!winner) {
-              ++f.draws;
-              if (!w.draw_example && p.side_to_move == *stronger) w.draw_example = e;
-              continue;
-            }
-            (*winner == Color::White ? f.white_wins : f.black_wins)++;
-            f.longest_needed = std::max(f.longest_needed, need);
-            if (sa.wdl != Wdl::Draw) {
-              if (need > f.longest) f.longest = need;
-              if (!w.longest || need > w.longest->moves_needed) w.longest = e;
-              continue;
-            }
-            ++f.into_draws;
-            if (need < 0) continue;  // every winning exit is a statute draw
-            ++f.over_limit;
-            keep_saved(w.saved, e, options.examples);
-            if (!w.shortest_over || need < w.shortest_over->moves_needed) w.shortest_over = e;
           }
         }
-      }
-      if (!why.empty()) {
+        if (!why.empty()) {
 #pragma omp critical(damka_statute_report)
-        if (!failed.exchange(true)) first_error = why;
+          if (!failed.exchange(true)) first_error = why;
+        }
+        found[static_cast<std::size_t>(ci)] = std::move(local);
       }
-      found[static_cast<std::size_t>(ci)] = std::move(local);
     }
     if (failed) return Error(first_error);
     for (const std::vector<Found>& chunk : found)

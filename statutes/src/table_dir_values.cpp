@@ -73,4 +73,22 @@ Expected<Value> TableDirValues::value(const Position& p, Metric metric) const {
   }
 }
 
+Expected<std::unique_ptr<SlotSource>> TableDirValues::slots(const Material& canonical) const {
+  if (!tb_) return Error(open_error_);
+  // The material's own files, read block by block.
+  struct FileSlots final : SlotSource {
+    MaterialReader reader;
+    explicit FileSlots(MaterialReader r) : reader(std::move(r)) {}
+    Status read(std::uint64_t first, std::uint64_t n, Reads what, Range& r) const override {
+      return reader.read(first, n, what, r);
+    }
+    Expected<Value> value(const Range& r, std::size_t j, Metric metric) const override {
+      return reader.value(r, j, metric);
+    }
+  };
+  auto reader = MaterialReader::open(*tb_, canonical);
+  if (!reader) return reader.error();
+  return std::unique_ptr<SlotSource>(std::make_unique<FileSlots>(std::move(*reader)));
+}
+
 }  // namespace damka

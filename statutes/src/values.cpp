@@ -2,6 +2,7 @@
 // clause and material), the in-memory source and the kings-only distance.
 #include <algorithm>
 #include <cassert>
+#include <optional>
 
 #include <omp.h>
 
@@ -89,6 +90,36 @@ Expected<Value> ValueSource::statute_value(const Rulebook& book, const Clause& c
   return limit_count(Value::decode(*code), e->limit);
 }
 
+Expected<std::unique_ptr<SlotSource>> ValueSource::slots(const Material& canonical) const {
+  if (!canonical.is_canonical()) return Error("material " + canonical.name() + " is not canonical");
+  if (!has_table(canonical)) return Error("no table for " + canonical.name() + " (" + describe() + ")");
+  // Position by position through value(): the WDL codes are the values.
+  struct ValueSlots final : SlotSource {
+    const ValueSource& values;
+    const MaterialIndex& index;
+    ValueSlots(const ValueSource& v, const MaterialIndex& i) : values(v), index(i) {}
+    Status read(std::uint64_t first, std::uint64_t n, Reads, Range& r) const override {
+      r.first = first;
+      r.positions.resize(n);
+      r.derived.resize(n);
+      r.codes[0].resize(n);
+      r.has[0] = true;
+      for (std::uint64_t j = 0; j < n; ++j) {
+        r.positions[j] = position_at(index, first + j);
+        r.derived[j] = is_derived(values.rules(), r.positions[j]) ? 1 : 0;
+        auto v = values.value(r.positions[j], Metric::WDL);
+        if (!v) return v.error();
+        r.codes[0][j] = v->encode();
+      }
+      return {};
+    }
+    Expected<Value> value(const Range& r, std::size_t j, Metric metric) const override {
+      return values.value(r.positions[j], metric);
+    }
+  };
+  return std::unique_ptr<SlotSource>(std::make_unique<ValueSlots>(*this, material_index(canonical)));
+}
+
 // The clause's count as the pass engine's limited count (statute_spec): the
 // material's balance solved level by level, exits valued by statute_value,
 // the codes streamed in slot order into the count store.  Plain play bounds
@@ -103,31 +134,96 @@ Expected<const StatuteCounts*> ValueSource::compute_counts(const Rulebook& book,
   auto writer = counts_->write(key, n);
   if (!writer) return writer.error();
   // Exits read counts computed before the build; the lookups are read-only.
+  // The counts of each entry of the clause's number and material an exit
+  // reaches are found once here (statute_table computed them first), so an
+  // exit costs a scan of a few targets, not a look-up by name.
+  struct Target {
+    const Clause* entry;
+    Material material;
+    const StatuteCounts* counts;
+    std::unique_ptr<MaterialIndex> index;
+  };
+  std::vector<Target> targets;
+  for (const Material& s : successors(m))
+    for (const Clause& e : book.clauses)
+      if (e.judgeable && e.number == clause.number && clause_matches_material(book, e, s))
+        if (const StatuteCounts* c = counts_->find(statute_key(book, e, s)))
+          targets.push_back(Target{&e, s, c, std::make_unique<MaterialIndex>(s)});
   FunctionSuccessors succ([&](const Position& q) -> Expected<std::uint16_t> {
-    auto v = statute_value(book, clause, q);
+    if (const Clause* e = q.pieces(q.side_to_move) == 0 ? nullptr : family_entry(book, clause, q)) {
+      const Material mq = material_of(q).canonical();
+      for (const Target& t : targets) {
+        if (t.entry != e || t.material != mq) continue;
+        auto code = t.counts->code(locate_slot(*t.index, q));
+        if (!code) return code.error();
+        return limit_count(Value::decode(*code), e->limit).wdl_only().encode();
+      }
+    }
+    auto v = statute_value(book, clause, q);  // plain play, or a count not found above
     if (!v) return v.error();
     return v->wdl_only().encode();
   });
+  auto plain = slots(m);
+  if (!plain) return plain.error();
   struct Sink : ValueSink {
     const ValueSource& values;
+    const SlotSource& plain;
     const MaterialIndex& index;
     int limit;
     CountWriter& out;
     std::string mismatch;
-    Sink(const ValueSource& v, const MaterialIndex& i, int l, CountWriter& w) : values(v), index(i), limit(l), out(w) {}
+    Sink(const ValueSource& v, const SlotSource& p, const MaterialIndex& i, int l, CountWriter& w)
+        : values(v), plain(p), index(i), limit(l), out(w) {}
+    // Every statute-aware win or loss must be one in plain play: the stored
+    // WDL entries read in slot order; a position whose entry disagrees is
+    // valued through the oracle (a capture position's entry means nothing).
     Status add(std::uint64_t first, std::span<const std::span<const std::uint16_t>> c) override {
-      for (std::size_t i = 0; i < c[0].size() && mismatch.empty(); ++i) {
-        const Wdl sa = limit_count(Value::decode(c[0][i]), limit).wdl;
-        if (sa == Wdl::Draw) continue;
-        auto plain = values.value(position_at(index, first + i), Metric::WDL);
-        if (!plain) return plain.error();
-        if (sa != plain->wdl)
-          mismatch = "table " + index.material().name() + ": slot " + std::to_string(first + i) +
-                     " is won under the statutes but not in plain play (inconsistent tables)";
+      constexpr std::uint64_t kPart = std::uint64_t{1} << 15;
+      const std::uint64_t n = c[0].size();
+      const auto parts = static_cast<std::int64_t>((n + kPart - 1) / kPart);
+      std::int64_t bad_part = parts;
+      std::optional<Error> failure;  // of the lowest part that failed
+      bool inconsistent = false;
+#pragma omp parallel
+      {
+        SlotSource::Range range;
+#pragma omp for schedule(dynamic, 1)
+        for (std::int64_t k = 0; k < parts; ++k) {
+          const std::uint64_t lo = static_cast<std::uint64_t>(k) * kPart, len = std::min(kPart, n - lo);
+          std::optional<Error> found;
+          bool bad_value = false;
+          if (Status s = plain.read(first + lo, len, {.positions = false}, range); !s.ok()) found = s.error();
+          for (std::uint64_t i = 0; i < len && !found; ++i) {
+            const Wdl sa = limit_count(Value::decode(c[0][lo + i]), limit).wdl;
+            if (sa == Wdl::Draw || Value::decode(range.codes[0][i]).wdl == sa) continue;
+            const std::uint64_t slot = first + lo + i;
+            auto v = values.value(position_at(index, slot), Metric::WDL);
+            if (!v) {
+              found = v.error();
+            } else if (v->wdl != sa) {
+              bad_value = true;
+              found = Error("table " + index.material().name() + ": slot " + std::to_string(slot) +
+                            " is won under the statutes but not in plain play (inconsistent tables)");
+            }
+          }
+          if (found) {
+#pragma omp critical(damka_statute_check)
+            if (k < bad_part) {  // the first slot's problem, for any thread count
+              bad_part = k;
+              failure = std::move(found);
+              inconsistent = bad_value;
+            }
+          }
+        }
+      }
+      if (failure && !inconsistent) return *failure;
+      if (failure) {
+        if (mismatch.empty()) mismatch = failure->message();
+        return {};
       }
       return out.add(c[0]);
     }
-  } sink(*this, index, clause.limit, **writer);
+  } sink(*this, **plain, index, clause.limit, **writer);
   BuildOptions opt;
   opt.metrics = MetricSet{false, false, false};
   opt.limited = statute_spec(clause);

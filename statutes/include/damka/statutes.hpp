@@ -46,6 +46,7 @@
 
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
+#include "damka/material_reader.hpp"
 #include "damka/movegen.hpp"
 #include "damka/metric_spec.hpp"
 #include "damka/position.hpp"
@@ -174,6 +175,29 @@ class StatuteCounts {
   virtual Expected<std::uint16_t> code(std::uint64_t slot) const = 0;
 };
 
+// A canonical material's positions and plain values in slot order, for
+// walks over every slot (the statute report, the check of statute counts):
+// from a folder, its own files read block by block (MaterialReader) with
+// capture positions valued through the oracle; elsewhere position by position
+// through ValueSource::value().  Memory: the caller's Range.
+class SlotSource {
+ public:
+  using Range = MaterialReader::Range;
+  using Reads = MaterialReader::Reads;
+  virtual ~SlotSource() = default;
+  // Reads slots [first, first + n): the WDL codes (codes[0]: the stored
+  // entry; a capture position's means nothing unless `derived` says it is
+  // not one), the distance codes asked for, and unless what.positions is
+  // false the positions and their capture flags.  Thread-safe (per-call
+  // Range).  Cost: the blocks the range touches, position_at() and
+  // has_capture() per slot.
+  virtual Status read(std::uint64_t first, std::uint64_t n, Reads what, Range& r) const = 0;
+  // The plain value of slot r.first + j in `metric` (WDL or a distance read;
+  // the positions read).  Thread-safe.  Cost: a decode, or for a capture
+  // position a search over its captures.
+  virtual Expected<Value> value(const Range& r, std::size_t j, Metric metric) const = 0;
+};
+
 // Where statutes read values: the plain values of positions (from tables in
 // memory or from table files) and the statute-aware counts computed from
 // them, per clause and canonical material.
@@ -200,6 +224,10 @@ class ValueSource {
   // (0).  Cost: one entry read (a capture position: a search over its
   // captures).  Thread-safe.
   virtual Expected<Value> value(const Position& p, Metric metric) const = 0;
+  // A walk over a canonical material's slots (SlotSource).  Default: through
+  // value() position by position.  Errors: the material's files missing or
+  // foreign.  Cost: opening the files.  Thread-safe.
+  virtual Expected<std::unique_ptr<SlotSource>> slots(const Material& canonical) const;
   // Memory the engine may use for one statute-aware build (bytes).
   virtual std::uint64_t engine_budget() const { return ~std::uint64_t{0}; }
 
@@ -286,6 +314,7 @@ class TableDirValues final : public ValueSource {
   bool has_table(const Material& canonical) const override;
   std::string describe() const override;
   Expected<Value> value(const Position& p, Metric metric) const override;
+  Expected<std::unique_ptr<SlotSource>> slots(const Material& canonical) const override;
   std::uint64_t engine_budget() const override { return engine_budget_; }
 
  private:
