@@ -9,6 +9,10 @@
 #include <string>
 
 #include "damka/generate.hpp"
+#include "damka/slots.hpp"
+#include "damka/table_file.hpp"
+#include "damka/table_paths.hpp"
+#include "damka/value_oracle.hpp"
 #include "fixture.hpp"
 #include "whole_table_values.hpp"
 
@@ -80,6 +84,54 @@ TEST_P(BoundedReport, EqualsTheWholeTableReport) {
     }
     EXPECT_TRUE(fs::is_empty(work.path)) << "the temporary folder is removed with the source";
   }
+}
+
+// The statute-aware counts are checked against the material's own WDL file
+// (read in slot order): a table whose stored wins were turned into draws
+// makes the report fail, naming the inconsistency, never report a statute
+// win that plain play does not have.
+TEST(BoundedReportCheck, AStatuteWinThePlainTableCallsADrawIsRefused) {
+  const Rules& rules = rules_of(Variant::Russian);
+  TempDir tables("check_tables");
+  GenerateOptions g;
+  g.max_pieces = 3;
+  g.out = tables.path;
+  g.threads = 2;
+  ASSERT_TRUE(generate(rules, g).ok());
+  const Material m = *Material::parse("1K1Mv1K");
+  const fs::path file = table_path(tables.path, rules, m, Metric::WDL);
+  std::vector<std::uint16_t> codes, block;
+  TableHeader h;
+  {
+    auto reader = TableReader::open(file);
+    ASSERT_TRUE(reader.ok()) << reader.message();
+    h = (*reader)->header();
+    for (std::uint64_t b = 0; b < (*reader)->num_blocks(); ++b) {
+      ASSERT_TRUE((*reader)->read_block(b, block).ok());
+      codes.insert(codes.end(), block.begin(), block.end());
+    }
+  }
+  const MaterialIndex index(m);
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < codes.size(); ++i)
+    if (!is_derived(rules, position_at(index, i)) && Value::decode(codes[i]).wdl == Wdl::Win) {
+      codes[i] = Value::draw().encode();
+      ++changed;
+    }
+  ASSERT_GT(changed, 0u);
+  ASSERT_TRUE(write_table(file, h, codes).ok());
+
+  TempDir work("check_work");
+  TableDirOptions o;
+  o.memory_budget = std::uint64_t{256} << 20;
+  o.work_dir = work.path;
+  TableDirValues values(rules, tables.path, o);
+  ReportOptions opt;
+  opt.max_pieces = 3;
+  auto got = analyse(statutes_test::book("ukrainian-64"), rules, values, opt);
+  ASSERT_FALSE(got.ok());
+  EXPECT_NE(got.message().find("inconsistent tables"), std::string::npos) << got.message();
+  EXPECT_NE(got.message().find(m.name()), std::string::npos) << got.message();
 }
 
 INSTANTIATE_TEST_SUITE_P(Books, BoundedReport,
