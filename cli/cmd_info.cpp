@@ -177,6 +177,7 @@ void register_info(CLI::App& app, int& rc) {
     std::string path;
     bool json = false, stats = false;
     int threads = 0;
+    std::string memory;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("path", o->path, "A table file, or a directory of tables (--stats: a directory)")->required();
@@ -187,6 +188,9 @@ void register_info(CLI::App& app, int& rc) {
   cmd->add_option("-t,--threads", o->threads, "With --stats: threads (0 = all cores)")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
+  cmd->add_option("--memory", o->memory,
+                  "With --stats: memory budget, e.g. 2G or 512M (default: 80% of this machine's memory, as "
+                  "generate): the threads' buffers, then a block cache of the tables the capture positions read");
   cmd->callback([o, &rc] {
     Report report("info", o->json);
     report.set("folder", o->path);
@@ -197,7 +201,9 @@ void register_info(CLI::App& app, int& rc) {
                             "subfolder), not " + o->path);
         return;
       }
-      rc = info_stats(o->path, resolve_threads(o->threads), report);
+      std::uint64_t memory = 0;
+      if (!memory_option(report, o->memory, memory, rc)) return;
+      rc = info_stats(o->path, resolve_threads(o->threads), memory, report);
       return;
     }
     std::vector<fs::path> files, strays;

@@ -2,6 +2,8 @@
 // material in a tables folder (see info_stats.hpp).
 #include "info_stats.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -9,6 +11,8 @@
 #include <vector>
 
 #include "damka/material_stats.hpp"
+#include "damka/slots.hpp"
+#include "progress.hpp"
 #include "damka/notation.hpp"
 #include "damka/stats_report.hpp"
 #include "damka/table_paths.hpp"
@@ -18,8 +22,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Decompressed blocks of the successors' tables kept in memory per variant.
-constexpr std::size_t kCacheBytes = std::size_t{64} << 20;
+// Each sweep thread's buffers: a chunk of 64 Ki slots (positions, codes,
+// flags) and one decoded block.
+constexpr std::uint64_t kThreadBytes = std::uint64_t{8} << 20;
+
+// What the successors' block cache may hold: the budget less the threads'
+// buffers (at least 4 MiB).
+std::uint64_t cache_bytes(std::uint64_t budget, int threads) {
+  const std::uint64_t buffers = kThreadBytes * static_cast<std::uint64_t>(std::max(1, threads));
+  return std::max<std::uint64_t>(std::uint64_t{4} << 20, budget > buffers ? budget - buffers : 0);
+}
 
 std::string longest_text(const Rules& rules, const LongestWin& w, const char* metric, bool present) {
   if (!present) return std::string("  ") + metric + ": no file\n";
@@ -76,32 +88,55 @@ void print_text(const Rules& rules, const fs::path& folder, const std::vector<Ma
 
 }  // namespace
 
-int info_stats(const std::string& dir, int threads, const Report& report) {
+int info_stats(const std::string& dir, int threads, std::uint64_t memory, const Report& report) {
   auto scan = scan_table_folder(dir);
   if (!scan) return report.fail(scan.code() == ErrorCode::NotFound ? 2 : 1, scan.message());
   if (scan->families.empty()) return report.fail(1, "no tables (*.wdl, *.dtw, *.dtc) in " + dir);
-  Json variants = Json::array();
+  // Every family's tables first: the progress line covers the whole run.
+  struct Family {
+    const Rules* rules;
+    std::unique_ptr<Tablebase> tb;
+    std::vector<Material> materials;
+  };
+  std::vector<Family> families;
+  std::uint64_t total = 0;
   int rc = 0;
-  bool first = true;
   for (const TableFamilyFolder& family : scan->families) {
     // The family's own rules (Filipino's tables are Brazilian's).
     const Rules& rules = rules_of(*parse_variant(family.family));
     for (const std::string& problem : family.problems) report.warn(problem);
     if (!family.problems.empty()) rc = 1;
     TablebaseOptions topt;
-    topt.cache_bytes = kCacheBytes;
+    topt.cache_bytes = cache_bytes(memory, threads);
     topt.map_files = false;  // memory stays bounded by the cache, not by the files' sizes
     auto tb = Tablebase::open(rules, scan->root, topt);
     if (!tb) return report.fail(1, "cannot open tables: " + tb.message());
     auto materials = materials_with_tables(**tb);
     if (!materials) return report.fail(1, materials.message());
+    for (const Material& m : *materials) total += table_slots(m);
+    families.push_back(Family{&rules, std::move(*tb), std::move(*materials)});
+  }
+  Json variants = Json::array();
+  bool first = true;
+  ProgressBar bar;
+  const auto start = std::chrono::steady_clock::now();
+  std::uint64_t done = 0;
+  for (Family& family : families) {
+    const Rules& rules = *family.rules;
     std::vector<MaterialStats> all;
     Json errors = Json::array();
     StatsOptions sopt;
     sopt.threads = threads;
-    for (const Material& m : *materials) {
-      auto s = material_stats(**tb, m, sopt);
+    for (const Material& m : family.materials) {
+      sopt.progress = [&](std::uint64_t in_material) {
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        bar.update_run(double(done + in_material), double(total), elapsed, "positions",
+                       "counting " + std::string(rules.name) + " " + m.name());
+      };
+      auto s = material_stats(*family.tb, m, sopt);
+      done += table_slots(m);
       if (!s) {
+        bar.finish();
         report.warn(s.message());
         errors.push_back({{"material", m.name()}, {"error", s.message()}});
         rc = 1;
@@ -109,16 +144,19 @@ int info_stats(const std::string& dir, int threads, const Report& report) {
       }
       all.push_back(std::move(*s));
     }
+    bar.finish();
+    const std::unique_ptr<Tablebase>& tb = family.tb;
     if (report.json()) {
       Json v = Json::parse(variant_stats_json(rules, all).dump());
-      v["folder"] = (*tb)->directory().string();
+      v["folder"] = tb->directory().string();
       v["errors"] = errors;
       variants.push_back(v);
     } else {
       if (!first) std::printf("\n");
-      print_text(rules, (*tb)->directory(), all);
+      print_text(rules, tb->directory(), all);
     }
     first = false;
+    family.tb.reset();  // its block cache: one family's at a time
   }
   if (report.json()) {
     Json out = report.object();

@@ -3,6 +3,7 @@
 // serve/include/damka/stats_report.hpp writes their JSON).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "common.hpp"
@@ -10,8 +11,10 @@
 namespace damka::cli {
 
 // Prints the statistics of the folder `dir` (text, or JSON under
-// report.json()) with `threads` threads; returns the exit code (1 when a
+// report.json()) with `threads` threads within about `memory` bytes (the
+// threads' buffers, then the successors' block cache: one variant's at a
+// time), with a progress line on stderr; returns the exit code (1 when a
 // table is missing, damaged or unreadable, 2 when `dir` is not a folder).
-int info_stats(const std::string& dir, int threads, const Report& report);
+int info_stats(const std::string& dir, int threads, std::uint64_t memory, const Report& report);
 
 }  // namespace damka::cli

@@ -99,6 +99,7 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
   const auto chunks = static_cast<std::int64_t>((slots + kChunk - 1) / kChunk);
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
   std::atomic<bool> failed{false};
+  std::uint64_t done = 0;  // slots, for options.progress
   std::int64_t error_chunk = std::numeric_limits<std::int64_t>::max();
   Error error;
   Tally sum;
@@ -155,6 +156,10 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
         } else {
           ++side.losses;
         }
+      }
+      if (options.progress) {
+#pragma omp critical(damka_material_stats_progress)
+        options.progress(done += n);
       }
     }
 #pragma omp critical(damka_material_stats)

@@ -150,6 +150,14 @@ TEST_F(Cli, InfoStatsAndWhatPlainInfoCounts) {
   r = damka("info --stats --json -t 1 " + dir);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(nlohmann::json::parse(r.out), j);
+  // A small block cache: the same answer; a memory size that is not one is
+  // a bad argument.
+  r = damka("info --stats --json -t 2 --memory 20M " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out), j);
+  r = damka("info --stats --memory lots " + dir);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--memory"), std::string::npos) << r.out;
 
   r = damka("info --stats " + (dir_ / "russian").string());
   ASSERT_EQ(r.code, 0) << r.out;

@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -90,6 +91,9 @@ struct MaterialStats {
 struct StatsOptions {
   int threads = 0;    // OpenMP threads for the sweep; 0 = the OpenMP default
   bool lines = true;  // compute the examples' lines (a few hundred probes each)
+  // When set, called after each chunk of slots with the material's slots
+  // done so far (one call at a time, from any of the sweep's threads).
+  std::function<void(std::uint64_t done)> progress;
 };
 
 // The statistics of one canonical material's table in `tb`'s folder.  Needs
