@@ -26,6 +26,7 @@ void register_statutes(CLI::App& app, int& rc) {
     std::string temp_dir;
     int max_pieces = 7;
     int examples = 5;
+    std::string material;
     bool json = false, list = false;
   };
   auto o = std::make_shared<Opts>();
@@ -37,6 +38,9 @@ void register_statutes(CLI::App& app, int& rc) {
   cmd->add_option("--rulebooks-dir", o->rulebooks_dir, "Read rulebooks from this directory only");
   cmd->add_option("--max-pieces", o->max_pieces, "Consider materials up to this many pieces (tables present or not)")
       ->capture_default_str()->check(CLI::Range(2, 12));
+  cmd->add_option("-m,--material", o->material,
+                  "Judge this material only, e.g. 2K2Mv2K1M (the counts of the materials it converts into are "
+                  "computed as it needs them)");
   cmd->add_option("--examples", o->examples, "Positions listed per clause that the clause turns into draws")
       ->capture_default_str()->check(CLI::Range(0, 1000));
   cmd->add_option("--memory", o->memory,
@@ -121,6 +125,19 @@ void register_statutes(CLI::App& app, int& rc) {
     TableDirValues values(*rules, root, vopt);
     ReportOptions opt;
     opt.max_pieces = o->max_pieces;
+    if (!o->material.empty()) {
+      auto m = Material::parse(o->material);
+      if (!m || !m->is_valid()) {
+        rc = report.fail(2, "-m: not a material: '" + o->material + "' (examples: 3Kv1K, 2K2Mv2K1M)");
+        return;
+      }
+      opt.only = m->canonical();
+      if (opt.only->white() == 0 || opt.only->black() == 0 || opt.only->pieces() > o->max_pieces) {
+        rc = report.fail(2, "-m " + o->material + ": a material with pieces on both sides and at most --max-pieces (" +
+                                std::to_string(o->max_pieces) + ") pieces");
+        return;
+      }
+    }
     opt.examples = o->examples;
     ProgressBar bar;
     opt.progress = [&](const Material& m, std::uint64_t done, std::uint64_t total, double elapsed) {

@@ -190,6 +190,7 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
   rep.variant = std::string(rules.name);
   rep.tables = values.describe();
   rep.max_pieces = options.max_pieces;
+  rep.only = options.only;
 
   std::vector<ClauseWork> work;
   for (const Clause& c : book.clauses) {
@@ -205,6 +206,14 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
 
   // Every material any clause may cover, in build order.
   std::vector<Material> order = build_order(std::max(2, options.max_pieces));
+  if (options.only) {
+    if (!options.only->is_canonical())
+      return Error("material " + options.only->name() + " is not canonical (name it as its table is named)");
+    if (std::find(order.begin(), order.end(), *options.only) == order.end())
+      return Error("material " + options.only->name() + " has more pieces than the " +
+                   std::to_string(options.max_pieces) + " considered, or a side without pieces");
+    order = {*options.only};
+  }
   // What there is to judge, for the progress.
   const auto start = std::chrono::steady_clock::now();
   auto covered = [&](const Material& m) {
@@ -394,8 +403,10 @@ std::string report_text(const StatuteReport& rep, const Rules& rules) {
   char buf[512];
   o << rep.book_title << "\n";
   o << "Rulebook: data/rulebooks/" << rep.book_name << ".json (" << rep.book_source << ")\n";
-  o << "Judged against " << rep.variant << " " << rep.tables << " (materials up to " << rep.max_pieces
-    << " pieces considered; "
+  o << "Judged against " << rep.variant << " " << rep.tables << " ("
+    << (rep.only ? "material " + rep.only->name() + " only"
+                 : "materials up to " + std::to_string(rep.max_pieces) + " pieces considered")
+    << "; "
     << (rep.largest_table ? "tables present up to " + std::to_string(rep.largest_table) + " pieces"
                           : std::string("no table present"))
     << ")\n";
@@ -564,7 +575,7 @@ nlohmann::ordered_json report_json(const StatuteReport& rep, const Rules& rules)
   json nj = json::array();
   for (const Clause& c : rep.not_judgeable)
     nj.push_back({{"id", c.id}, {"clause", c.number}, {"summary", c.summary}, {"text", c.text}, {"reason", c.reason}});
-  return {{"schema", "damka-statutes-report/2"},
+  json out = {{"schema", "damka-statutes-report/2"},
           {"rulebook",
            {{"name", rep.book_name},
             {"file", "data/rulebooks/" + rep.book_name + ".json"},
@@ -580,6 +591,8 @@ nlohmann::ordered_json report_json(const StatuteReport& rep, const Rules& rules)
                             "ceil(d/2) moves of the winner with the winner to move, floor(d/2) with the defender to move"},
           {"clauses", clauses},
           {"not_judgeable", nj}};
+  if (rep.only) out["only_material"] = rep.only->name();
+  return out;
 }
 
 }  // namespace damka

@@ -134,6 +134,58 @@ TEST(BoundedReportCheck, AStatuteWinThePlainTableCallsADrawIsRefused) {
   EXPECT_NE(got.message().find(m.name()), std::string::npos) << got.message();
 }
 
+// -m: one material judged alone gives, clause by clause, that material's
+// figures of the whole report, and the report says which material it judged.
+TEST(BoundedReportCheck, OneMaterialAloneHasTheFiguresOfTheWholeReport) {
+  const Rules& rules = rules_of(Variant::Russian);
+  TempDir tables("only_tables"), work("only_work");
+  GenerateOptions g;
+  g.max_pieces = 4;
+  g.out = tables.path;
+  g.threads = 2;
+  ASSERT_TRUE(generate(rules, g).ok());
+  const Rulebook book = statutes_test::book("russian-federation");
+  TableDirOptions o;
+  o.memory_budget = std::uint64_t{256} << 20;
+  o.work_dir = work.path;
+  ReportOptions opt;
+  opt.max_pieces = 4;
+  nlohmann::ordered_json whole;
+  {
+    TableDirValues values(rules, tables.path, o);
+    auto all = analyse(book, rules, values, opt);
+    ASSERT_TRUE(all.ok()) << all.message();
+    whole = report_json(*all, rules);
+  }
+  EXPECT_FALSE(whole.contains("only_material"));
+  int judged = 0;
+  for (const char* name : {"3Kv1K", "2K1Mv1K", "2Kv2K", "1K1Mv1K1M"}) {
+    SCOPED_TRACE(name);
+    opt.only = *Material::parse(name);
+    TableDirValues values(rules, tables.path, o);
+    auto one = analyse(book, rules, values, opt);
+    ASSERT_TRUE(one.ok()) << one.message();
+    const auto j = report_json(*one, rules);
+    EXPECT_EQ(j["only_material"], name);
+    EXPECT_NE(report_text(*one, rules).find(std::string("material ") + name + " only"), std::string::npos);
+    ASSERT_EQ(j["clauses"].size(), whole["clauses"].size());
+    for (std::size_t k = 0; k < j["clauses"].size(); ++k) {
+      nlohmann::ordered_json want = nlohmann::ordered_json::array();
+      for (const auto& m : whole["clauses"][k]["materials"])
+        if (m["material"] == name) want.push_back(m);
+      EXPECT_EQ(j["clauses"][k]["materials"], want) << whole["clauses"][k]["id"];
+      judged += static_cast<int>(want.size());
+    }
+  }
+  EXPECT_GT(judged, 3);  // every material named is covered by some clause
+  // A material that is not canonical, or has too many pieces, is refused.
+  TableDirValues values(rules, tables.path, o);
+  opt.only = *Material::parse("1Kv3K");
+  EXPECT_FALSE(analyse(book, rules, values, opt).ok());
+  opt.only = *Material::parse("3K2Mv1K");
+  EXPECT_FALSE(analyse(book, rules, values, opt).ok());
+}
+
 INSTANTIATE_TEST_SUITE_P(Books, BoundedReport,
                          ::testing::Values(Case{Variant::Russian, "russian-federation"},
                                            Case{Variant::Russian, "ukrainian-64"},

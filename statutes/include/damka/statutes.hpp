@@ -481,6 +481,10 @@ nlohmann::ordered_json verdict_json(const StatuteVerdict& verdict);
 
 struct ReportOptions {
   int max_pieces = 7;  // materials considered (tables present or not) up to this many pieces
+  // When set, the one canonical material judged (the statute-aware counts
+  // of the materials it converts into are computed as it needs them, not
+  // reported).
+  std::optional<Material> only;
   int examples = 5;    // positions the clause turns into draws, listed per clause
   // Called from the calling thread as each covered material with a table is
   // started and once at the end: positions (table slots) of the materials
@@ -549,6 +553,7 @@ struct StatuteReport {
   std::string variant;
   std::string tables;  // ValueSource::describe()
   int max_pieces = 0;  // materials considered
+  std::optional<Material> only;  // ReportOptions::only
   int largest_table = 0;  // most pieces among the materials with tables
   std::vector<ClauseReport> clauses;            // judgeable clauses, book order
   std::vector<Clause> not_judgeable;            // with their reasons
