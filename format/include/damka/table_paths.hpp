@@ -29,7 +29,8 @@ std::filesystem::path table_path(const std::filesystem::path& dir, const Rules& 
 
 // write_table's temporary files, "<material>.<metric>.tmp.<pid>.<n>" beside
 // the table (FORMAT.md section 5), and the generator's level files of large
-// materials, "<material>.levels.tmp.<pid>.<n>"; one is left behind only when a writer is
+// materials, "<material>.levels.tmp.<pid>.<n>" (<n>: a random number, the
+// files created O_EXCL|O_NOFOLLOW: safe_file.hpp); one is left behind only when a writer is
 // killed between creating it and renaming it.  The writer's pid when
 // `filename` (a name, not a path) has that pattern, else -1.
 long temp_table_file_pid(std::string_view filename);
