@@ -25,6 +25,10 @@ void register_serve(CLI::App& app, int& rc) {
     int cache_mb = 64;
     int stats_threads = 0;
     bool quiet = false;
+    std::vector<std::string> allow_hosts;
+    std::string cors;
+    double read_timeout = 10, idle_timeout = 5;
+    int per_client = 32;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("--tables", o->tables, "Directory of tables (as given to `damka generate -o`)")->capture_default_str();
@@ -43,6 +47,19 @@ void register_serve(CLI::App& app, int& rc) {
                   "Threads computing a material's statistics (GET /api/v1/{variant}/stats; 0 = all cores)")
       ->capture_default_str()->check(CLI::Range(0, 256));
   cmd->add_flag("-q,--quiet", o->quiet, "Do not log requests");
+  cmd->add_option("--allow-host", o->allow_hosts,
+                  "Host header names accepted (repeat or comma-separate; '*' any). Default: the --host address "
+                  "(loopback: also localhost, 127.0.0.1, [::1]); any when --host is 0.0.0.0 or ::")
+      ->delimiter(',');
+  cmd->add_option("--cors", o->cors, "Allow this origin to read the API from its pages "
+                                     "(Access-Control-Allow-Origin; default: none)");
+  cmd->add_option("--read-timeout", o->read_timeout, "Seconds a request may take to arrive whole")
+      ->capture_default_str()->check(CLI::Range(0.001, 3600.0));
+  cmd->add_option("--idle-timeout", o->idle_timeout, "Seconds a connection may stay silent")
+      ->capture_default_str()->check(CLI::Range(0.001, 3600.0));
+  cmd->add_option("--max-client-connections", o->per_client,
+                  "Connections one client address may hold (the excess is answered 503)")
+      ->capture_default_str()->check(CLI::Range(1, 100000));
   cmd->callback([o, &rc] {
     auto web = find_web_dir(exe_dir(), o->web);
     if (!web) {
@@ -60,6 +77,11 @@ void register_serve(CLI::App& app, int& rc) {
     so.rulebooks_dir = o->rulebooks_dir;
     so.cache_bytes = static_cast<std::size_t>(o->cache_mb) << 20;
     so.stats_threads = resolve_threads(o->stats_threads);
+    so.allow_hosts = o->allow_hosts;
+    so.cors_origin = o->cors;
+    so.read_timeout_ms = static_cast<int>(o->read_timeout * 1000 + 0.5);
+    so.idle_timeout_ms = static_cast<int>(o->idle_timeout * 1000 + 0.5);
+    so.max_client_connections = o->per_client;
     if (o->quiet) so.log = [](const std::string&) {};
     // SIGINT and SIGTERM stop the server from a thread of their own (no work
     // in a signal handler); blocked before any server thread starts.
