@@ -12,6 +12,7 @@
 
 #include "damka/output_lock.hpp"
 #include "damka/rank_plan.hpp"
+#include "damka/safe_file.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
@@ -415,11 +416,9 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
       if (!s.ok() && s.code() != ErrorCode::NotFound) rebuilding.push_back(order[i].name() + ": " + s.message());
     }
   };
-  std::filesystem::create_directories(dir, ec);
+  const Status made = make_directories(dir);
   // One run per folder and family; stale temporary files removed (output_lock.hpp).
-  auto output_lock = ec ? Expected<OutputLock>(Error(dir.string() + ": cannot create directory: " + ec.message(),
-                                                     ErrorCode::Io))
-                        : lock_output(rules, opt.out, cb.notice);
+  auto output_lock = !made.ok() ? Expected<OutputLock>(made.error()) : lock_output(rules, opt.out, cb.notice);
   if (!output_lock) {
     // A folder this user cannot write (read-only, or another user's) is
     // fine when every table is already there: nothing needs writing.

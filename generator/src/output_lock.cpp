@@ -49,9 +49,7 @@ std::filesystem::path output_lock_path(const Rules& rules, const std::filesystem
 
 Expected<OutputLock> OutputLock::acquire(const Rules& rules, const std::filesystem::path& dir) {
   const std::filesystem::path family = table_dir(dir, rules);
-  std::error_code ec;
-  std::filesystem::create_directories(family, ec);
-  if (ec) return Error(family.string() + ": cannot create directory: " + ec.message(), ErrorCode::Io);
+  if (Status made = make_directories(family); !made.ok()) return made.error();
   const std::filesystem::path path = output_lock_path(rules, dir);
   // Never follows a link and never truncates: a symbolic link planted at
   // the lock's name fails the open (O_NOFOLLOW), and a hard link to another

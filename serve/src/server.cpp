@@ -462,9 +462,14 @@ Server::~Server() {
 
 Expected<std::unique_ptr<Server>> Server::create(ServeOptions options) {
   std::error_code ec;
-  if (!fs::is_directory(options.tables, ec))
+  if (!fs::is_directory(options.tables, ec)) {
+    if (ec == std::errc::too_many_symbolic_link_levels)
+      return Error("tables directory " + options.tables.string() + " is a loop of symbolic links");
+    if (fs::exists(options.tables, ec))
+      return Error("tables directory " + options.tables.string() + " is not a directory (give the folder of tables)");
     return Error("tables directory " + options.tables.string() + " does not exist (build tables with `damka generate -o " +
                  options.tables.string() + "`)");
+  }
   if (options.threads < 1) return Error("threads must be at least 1");
   auto impl = std::make_unique<Impl>();
   impl->opt = std::move(options);
