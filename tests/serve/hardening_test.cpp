@@ -13,6 +13,8 @@
 
 #include <array>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -278,6 +280,53 @@ TEST(ServeHardening, KeptAliveAndPipelinedRequestsAreAnswered) {
   for (std::size_t at = all.find("HTTP/1.1 200"); at != std::string::npos; at = all.find("HTTP/1.1 200", at + 1))
     ++answers;
   EXPECT_EQ(answers, 3u) << all;
+}
+
+// A table changed under the running server (flipped in place, truncated,
+// replaced by rename): its answers say "i/o error", never a wrong value, and
+// the server goes on.
+TEST(ServeHardening, ATableChangedUnderTheServerIsNeverServed) {
+  namespace fs = std::filesystem;
+  const std::string fen = "W:WKa1,Kc3:BKh8";  // 2Kv1K
+  for (const std::string change : {"flip", "truncate", "replace"}) {
+    SCOPED_TRACE(change);
+    const fs::path dir = fs::temp_directory_path() / ("damka-serve-changed-" + std::to_string(::getpid()) + change);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy(fs::path(kTables) / "russian", dir / "russian", fs::copy_options::recursive);
+    damka::ServeOptions o = base_options();
+    o.tables = dir;
+    o.cache_bytes = 0;  // every request reads the file
+    Running s(o);
+    httplib::Client c("127.0.0.1", s.port());
+    auto r = c.Get("/api/v1/russian?pv=0&fen=" + httplib::detail::encode_query_param(fen));
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200);
+    const json before = json::parse(r->body);
+    const std::string result = before["wdl"]["result"];
+    const fs::path wdl = dir / "russian" / "2Kv1K.wdl";
+    if (change == "flip") {
+      std::fstream f(wdl, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(static_cast<std::streamoff>(fs::file_size(wdl) * 2 / 3));
+      f.put('\x55');
+    } else if (change == "truncate") {
+      fs::resize_file(wdl, fs::file_size(wdl) / 2);
+    } else {
+      fs::copy_file(dir / "russian" / "2Kv1K.dtw", dir / "other");
+      fs::rename(dir / "other", wdl);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    r = c.Get("/api/v1/russian?pv=0&fen=" + httplib::detail::encode_query_param(fen));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    const json after = json::parse(r->body);
+    EXPECT_FALSE(after["wdl"].contains("result") && after["wdl"]["result"] != result) << r->body;
+    EXPECT_EQ(after["wdl"]["status"], "i/o error (table not readable now)") << r->body;
+    auto h = c.Get("/healthz");
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->status, 200);
+    fs::remove_all(dir);
+  }
 }
 
 }  // namespace
