@@ -75,7 +75,8 @@ enum class ProbeStatus : std::uint8_t {
                   // no pieces (the game is over)
   IoError = 5,    // a table could not be read now (the operating system failed: too many
                   // open files, EIO, no memory); nothing is marked broken and a later probe
-                  // tries the file again
+                  // tries the file again.  Also: the file changed on disk since it was
+                  // opened; then it stays so until the tables are opened again
 };
 std::string_view probe_status_name(ProbeStatus s);  // "ok", "unknown", "not cached", ...
 
