@@ -84,7 +84,7 @@ bool request_complete(const std::string& bytes, bool& too_large) {
   return bytes.size() >= end + sep + length;
 }
 
-void send_raw_error(int fd, int status, const char* reason, const std::string& code, const std::string& message) {
+std::string raw_error(int status, const char* reason, const std::string& code, const std::string& message) {
   std::string body = "{\"code\":\"" + code + "\",\"error\":\"";
   for (char c : message) {
     if (c == '"' || c == '\\') body += '\\';
@@ -94,7 +94,11 @@ void send_raw_error(int fd, int status, const char* reason, const std::string& c
   const std::string head = "HTTP/1.1 " + std::to_string(status) + " " + reason +
                            "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
                            "\r\nConnection: close\r\n" + (status == 503 ? "Retry-After: 1\r\n" : "") + "\r\n";
-  const std::string all = head + body;
+  return head + body;
+}
+
+void send_raw_error(int fd, int status, const char* reason, const std::string& code, const std::string& message) {
+  const std::string all = raw_error(status, reason, code, message);
   [[maybe_unused]] const ssize_t n = ::send(fd, all.data(), all.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 

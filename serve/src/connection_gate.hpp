@@ -61,7 +61,10 @@ class ConnectionGate {
   std::unique_ptr<Impl> impl_;
 };
 
-// Writes a small JSON error answer and closes nothing: best effort, never
+// A whole HTTP answer with a small JSON error body ({"code","error"}), Connection: close.
+std::string raw_error(int status, const char* reason, const std::string& code, const std::string& message);
+
+// Writes raw_error(...) and closes nothing: best effort, never
 // blocks (the socket may be non-blocking; a full buffer drops the answer).
 void send_raw_error(int fd, int status, const char* reason, const std::string& code, const std::string& message);
 

@@ -673,4 +673,55 @@ void Server::stop() {
 
 std::uint64_t Server::requests() const { return impl_->served.load(); }
 
+namespace {
+
+// A connection held in memory: reads `in`, writes to `out`.
+class MemoryStream final : public httplib::Stream {
+ public:
+  explicit MemoryStream(std::string_view in) : in_(in) {}
+  bool is_readable() const override { return pos_ < in_.size(); }
+  bool is_writable() const override { return true; }
+  ssize_t read(char* ptr, size_t size) override {
+    if (pos_ >= in_.size()) return -1;
+    const std::size_t n = std::min(size, in_.size() - pos_);
+    std::memcpy(ptr, in_.data() + pos_, n);
+    pos_ += n;
+    return static_cast<ssize_t>(n);
+  }
+  ssize_t write(const char* ptr, size_t size) override {
+    out_.append(ptr, size);
+    return static_cast<ssize_t>(size);
+  }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override {
+    ip = "127.0.0.1";
+    port = 1;
+  }
+  void get_local_ip_and_port(std::string& ip, int& port) const override {
+    ip = "127.0.0.1";
+    port = 2;
+  }
+  socket_t socket() const override { return -1; }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string_view in_;
+  std::size_t pos_ = 0;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string Server::answer_raw(std::string_view request) {
+  bool too_large = false;
+  if (!serve_detail::request_complete(std::string(request), too_large)) {
+    if (too_large)
+      return serve_detail::raw_error(431, "Request Header Fields Too Large", "too_large", "request headers too large");
+    return {};
+  }
+  MemoryStream strm(request);
+  bool closed = false;
+  impl_->http.serve_one(strm, /*close_connection=*/true, closed);
+  return strm.take();
+}
+
 }  // namespace damka

@@ -282,6 +282,23 @@ TEST(ServeHardening, KeptAliveAndPipelinedRequestsAreAnswered) {
   EXPECT_EQ(answers, 3u) << all;
 }
 
+// The seam the HTTP fuzzer drives: raw bytes in, the worker's bytes out.
+TEST(ServeHardening, RawRequestsAreAnsweredAsOnAConnection) {
+  auto s = damka::Server::create(base_options());
+  ASSERT_TRUE(s.ok()) << s.message();
+  damka::Server& srv = **s;
+  std::string a = srv.answer_raw("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(a.rfind("HTTP/1.1 200", 0), 0u) << a;
+  EXPECT_NE(a.find("\"status\":\"ok\""), std::string::npos) << a;
+  a = srv.answer_raw("GET /healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n");
+  EXPECT_EQ(a.rfind("HTTP/1.1 403", 0), 0u) << a;
+  EXPECT_EQ(srv.answer_raw("GET /healthz HTTP/1.1\r\nHost: loc"), "");  // the door would wait
+  a = srv.answer_raw("GET / HTTP/1.1\r\n" + std::string(70000, 'x'));
+  EXPECT_EQ(a.rfind("HTTP/1.1 431", 0), 0u) << a.substr(0, 100);
+  a = srv.answer_raw("\x01\x02garbage\r\n\r\n");
+  EXPECT_EQ(a.rfind("HTTP/1.1 400", 0), 0u) << a;
+}
+
 // A table changed under the running server (flipped in place, truncated,
 // replaced by rename): its answers say "i/o error", never a wrong value, and
 // the server goes on.

@@ -37,6 +37,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "damka/expected.hpp"
@@ -99,6 +100,14 @@ class Server {
   void stop();
   // Requests answered so far (thread-safe).
   std::uint64_t requests() const;
+
+  // Answers what a client sent on one connection, given as raw bytes, as a
+  // worker does (the door's check that a whole request arrived, then the
+  // request line, headers, routes, parameters and Host check) and returns
+  // the bytes it would write back ("" when the door would still wait).  For
+  // tests and the HTTP fuzzer; needs no bind().  Cost: one request's work.
+  // Thread-safe as requests are.
+  std::string answer_raw(std::string_view request);
 
  private:
   struct Impl;
