@@ -37,7 +37,7 @@ void register_serve(CLI::App& app, int& rc) {
       ->capture_default_str();
   cmd->add_option("-p,--port", o->port, "Port to listen on (0: any free port, printed at start)")
       ->capture_default_str()->check(CLI::Range(0, 65535));
-  cmd->add_option("-t,--threads", o->threads, "Connections served at once")
+  cmd->add_option("-t,--threads", o->threads, "Requests answered at once (workers; waiting connections hold none)")
       ->capture_default_str()->check(CLI::Range(1, 1024));
   cmd->add_option("--web", o->web, "Directory of the explorer's files (default: installed share/damka/web, "
                                    "else the source tree's serve/web)");

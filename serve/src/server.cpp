@@ -277,7 +277,7 @@ struct Server::Impl {
         return ApiError{400, "no_rulebook", "no rulebook governs " + std::string(vs.rules->name)};
       q.rulebook = vs.rulebooks.front();
     }
-    if (!q.rulebook.empty()) {
+    if (!q.rulebook.empty() || req.has_param("rulebook")) {  // "rulebook=" names none: refused
       const auto it = books.find(q.rulebook);
       if (it == books.end() || !it->second.governs(*vs.rules)) {
         std::string names;

@@ -295,6 +295,13 @@ TEST(ServeHardening, RawRequestsAreAnsweredAsOnAConnection) {
   EXPECT_EQ(srv.answer_raw("GET /healthz HTTP/1.1\r\nHost: loc"), "");  // the door would wait
   a = srv.answer_raw("GET / HTTP/1.1\r\n" + std::string(70000, 'x'));
   EXPECT_EQ(a.rfind("HTTP/1.1 431", 0), 0u) << a.substr(0, 100);
+  // Found by fuzz_http: an empty rulebook name was looked up unchecked (500).
+  for (const char* path : {"/api/v1/russian/statutes?fen=W:WKa1,Kc3,Ke3:BKd8&rulebook&moves=4",
+                           "/api/v1/russian?fen=W:WKa1,Kc3,Ke3:BKd8&rulebook="}) {
+    a = srv.answer_raw(std::string("GET ") + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    EXPECT_EQ(a.rfind("HTTP/1.1 400", 0), 0u) << a;
+    EXPECT_NE(a.find("\"code\":\"bad_rulebook\""), std::string::npos) << a;
+  }
   a = srv.answer_raw("\x01\x02garbage\r\n\r\n");
   EXPECT_EQ(a.rfind("HTTP/1.1 400", 0), 0u) << a;
 }
