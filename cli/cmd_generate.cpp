@@ -8,8 +8,10 @@
 #include "common.hpp"
 #include "damka/generate.hpp"
 #include "damka/rank_plan.hpp"
+#include "damka/table_paths.hpp"
 #include "generate_ranks.hpp"
 #include "progress.hpp"
+#include "thread_check.hpp"
 
 namespace damka::cli {
 namespace {
@@ -57,7 +59,8 @@ void register_generate(CLI::App& app, int& rc) {
       ->capture_default_str();
   cmd->add_option("--memory", o->memory,
                   "Memory budget, e.g. 8G or 512M (default: 80% of this machine's memory); larger materials keep "
-                  "their finished levels in a temporary file in the output folder");
+                  "their finished levels in a temporary file in the output folder")
+      ->check(non_empty_size());
   cmd->add_flag("--dry-run", o->dry_run,
                 "List what would be built with predicted peak memory, disk and time on this machine; build nothing");
   cmd->add_flag("--json", o->json, "Print the summary as JSON on stdout");
@@ -67,7 +70,8 @@ void register_generate(CLI::App& app, int& rc) {
       ->check(CLI::Range(1, 4096));
   auto* split_opt = cmd->add_option("--split-above", o->split_above,
                                     "On several ranks: split every material of at least this many positions "
-                                    "across the ranks, and no other (default: where the plan finishes sooner)");
+                                    "across the ranks, and no other (default: where the plan finishes sooner)")
+                       ->check(CLI::NonNegativeNumber);
   cmd->callback([o, &rc, split_opt] {
     Report report("generate", o->json);
     // Under mpirun: this process is one rank of a job (generate_ranks.hpp).
@@ -87,6 +91,28 @@ void register_generate(CLI::App& app, int& rc) {
       rc = report.fail(2, "--out is empty; name the directory of tables (e.g. -o data/tables)");
       return;
     }
+    // -o T/russian names the variant's own subfolder: build into T (its
+    // parent), not T/russian/russian, as every reader takes that folder too.
+    {
+      std::filesystem::path out = o->out;
+      if (out.filename().empty() && out.has_parent_path()) out = out.parent_path();
+      const std::string family = table_family(*rules);
+      std::error_code ec;
+      if (out.filename() == family && !std::filesystem::is_directory(out / family, ec)) {
+        const std::filesystem::path parent = out.parent_path().empty() ? std::filesystem::path(".") : out.parent_path();
+        if (speaks && !o->json)
+          report.warn(out.string() + " is the " + family + " subfolder; building into " + parent.string() +
+                      " (tables go to " + (parent / family).string() + ")");
+        o->out = parent.string();
+        report.set("folder", o->out);
+      }
+    }
+    warn_threads_above_cores("generate", resolve_threads(o->threads));
+    if (!o->dry_run)
+      if (Status s = check_threads(resolve_threads(o->threads)); !s.ok()) {
+        rc = report.fail(1, s.message());
+        return;
+      }
     GenerateOptions opt;
     opt.max_pieces = o->pieces;
     opt.out = o->out;

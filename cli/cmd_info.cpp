@@ -147,6 +147,9 @@ Expected<TableInfo> inspect(const fs::path& path) {
   TableInfo t;
   t.path = path.string();
   t.h = (*reader)->header();
+  // The name must say what the header holds (a renamed or swapped file).
+  if (std::string why = table_name_problem(path, t.h.material, t.h.metric); !why.empty())
+    return Error(why, ErrorCode::Corrupt);
   // A distance table's draws are read from the WDL table beside it (FORMAT.md 3.5).
   std::unique_ptr<TableReader> wdl;
   if (t.h.metric != Metric::WDL) {

@@ -80,15 +80,21 @@ void register_probe(CLI::App& app, int& rc) {
     }
     std::string game_text;
     if (!o->game.empty()) {
+      // At most 1 MiB and a byte is read: /dev/zero or a huge file is refused, not swallowed.
+      constexpr std::size_t kMaxGame = std::size_t{1} << 20;
       std::ifstream in(o->game, std::ios::binary);
-      std::ostringstream text;
-      text << in.rdbuf();
-      if (!in && !in.eof()) {
+      if (!in) {
         rc = report.fail(2, "cannot read the game file " + o->game);
         return;
       }
-      game_text = text.str();
-      if (game_text.size() > (std::size_t{1} << 20)) {
+      game_text.resize(kMaxGame + 1);
+      in.read(game_text.data(), static_cast<std::streamsize>(game_text.size()));
+      if (in.bad()) {
+        rc = report.fail(2, "cannot read the game file " + o->game);
+        return;
+      }
+      game_text.resize(static_cast<std::size_t>(in.gcount()));
+      if (game_text.size() > kMaxGame) {
         rc = report.fail(2, "the game file " + o->game + " is larger than 1 MiB");
         return;
       }
@@ -107,10 +113,18 @@ void register_probe(CLI::App& app, int& rc) {
         rc = report.fail(1, "cannot open tables: " + scan.message());
         return;
       }
+      // With --rulebook, only the variants it governs (a Russian game read
+      // as English would fail later).
+      std::optional<Rulebook> book;
+      if (!o->rulebook.empty())
+        if (auto b = load_rulebook(o->rulebook, rulebook_search_path(exe_dir())); b) book = std::move(*b);
+      const auto governed = [&](const Rules& r) { return !book || book->governs(r); };
       auto chosen = o->fen.empty()
-                        ? choose_variant("", *scan, [&](const Rules& r) { return parse_game(r, game_text).ok(); },
+                        ? choose_variant("", *scan,
+                                         [&](const Rules& r) { return governed(r) && parse_game(r, game_text).ok(); },
                                          "the game in " + o->game)
-                        : choose_variant("", *scan, [&](const Rules& r) { return parse_fen(r, o->fen).ok(); },
+                        : choose_variant("", *scan,
+                                         [&](const Rules& r) { return governed(r) && parse_fen(r, o->fen).ok(); },
                                          "the FEN '" + o->fen + "'");
       if (!chosen) {
         rc = report.fail(2, chosen.message());

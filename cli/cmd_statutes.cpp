@@ -44,7 +44,8 @@ void register_statutes(CLI::App& app, int& rc) {
   cmd->add_option("--examples", o->examples, "Positions listed per clause that the clause turns into draws")
       ->capture_default_str()->check(CLI::Range(0, 1000));
   cmd->add_option("--memory", o->memory,
-                  "Memory budget, e.g. 2G or 512M (default: 80% of this machine's memory, as generate)");
+                  "Memory budget, e.g. 2G or 512M (default: 80% of this machine's memory, as generate)")
+      ->check(non_empty_size());
   cmd->add_option("--temp-dir", o->temp_dir,
                   "Where the temporary folder of statute-aware counts goes (default: $TMPDIR, else /tmp)");
   cmd->add_flag("--json", o->json, "Print the report as JSON");

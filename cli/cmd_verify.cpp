@@ -9,6 +9,7 @@
 #include "damka/table_paths.hpp"
 #include "damka/verify.hpp"
 #include "progress.hpp"
+#include "thread_check.hpp"
 
 namespace damka::cli {
 
@@ -33,7 +34,8 @@ void register_verify(CLI::App& app, int& rc) {
   cmd->add_option("-v,--variant", o->variant, "Only this variant (default: every variant found): " + variant_names());
   cmd->add_option("-t,--threads", o->threads, "Threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 256));
   cmd->add_option("--memory", o->memory,
-                  "Memory budget, e.g. 2G or 512M (default: 80% of this machine's memory, as generate)");
+                  "Memory budget, e.g. 2G or 512M (default: 80% of this machine's memory, as generate)")
+      ->check(non_empty_size());
   cmd->add_option("-m,--material", o->material, "Verify this material only (e.g. 3Kv1K; needs -v)");
   cmd->add_flag("--json", o->json, "Print the report as JSON on stdout");
   cmd->callback([o, &rc] {
@@ -85,11 +87,24 @@ void register_verify(CLI::App& app, int& rc) {
         todo.push_back(&rules_of(f.variants.empty() ? *parse_variant(f.family) : f.variants.front()));
     }
     if (todo.empty()) {
-      rc = report.fail(1, "no tables in " + scan->root.string() + " (build them with `damka generate -v VARIANT -o " +
-                              scan->root.string() + "`)");
+      rc = report.fail(1, scan->unreadable.empty()
+                              ? "no tables in " + scan->root.string() + " (build them with `damka generate -v VARIANT -o " +
+                                    scan->root.string() + "`)"
+                              : "no readable tables in " + scan->root.string() + " (" + scan->describe() + ")");
       return;
     }
     vopt.threads = resolve_threads(o->threads);
+    warn_threads_above_cores("verify", vopt.threads);
+    if (Status s = check_threads(vopt.threads); !s.ok()) {
+      rc = report.fail(1, s.message());
+      return;
+    }
+    // A family folder that cannot be read: named, the others verified, exit 1.
+    Json unreadable = Json::array();
+    for (const auto& u : scan->unreadable) {
+      std::cerr << "damka verify: cannot read " << u << " (its tables are not verified)\n";
+      unreadable.push_back(u);
+    }
     Json bad_files = Json::array(), variants = Json::array(), strays = Json::array(), files = Json::array();
     std::uint64_t total_bad = 0, total_positions = 0;
     bool any_bad = false;
@@ -187,13 +202,14 @@ void register_verify(CLI::App& app, int& rc) {
                     static_cast<unsigned long long>(verified), static_cast<unsigned long long>(positions),
                     static_cast<unsigned long long>(bad));
     }
-    rc = (any_bad || !bad_files.empty()) ? 1 : total_bad ? 3 : 0;
+    rc = (any_bad || !bad_files.empty() || !unreadable.empty()) ? 1 : total_bad ? 3 : 0;
     if (o->json) {
       Json j = report.object();
       j["variant"] = todo.size() == 1 ? Json(std::string(todo.front()->name)) : Json(nullptr);
       j["variants"] = variants;
       j["bad_files"] = bad_files;
       j["stray_files"] = strays;
+      j["unreadable_folders"] = unreadable;
       j["files"] = files;
       j["positions"] = total_positions;
       j["mismatch_count"] = total_bad;

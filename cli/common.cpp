@@ -1,6 +1,8 @@
 // Shared helpers of the subcommands (common.hpp).
 #include "common.hpp"
 
+#include "commands.hpp"
+
 #include "damka/generate.hpp"
 #include "damka/table_paths.hpp"
 
@@ -11,7 +13,8 @@ int Report::fail(int code, const std::string& message) const {
     Json j = object();
     j["error"] = message;
     j["exit_code"] = code;
-    std::cout << j.dump(2) << "\n";
+    // The message may quote the user's bytes (a FEN that is not UTF-8): replaced, never thrown on.
+    std::cout << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else {
     std::cerr << "damka " << command_ << ": " << message << "\n";
   }
@@ -24,6 +27,14 @@ Json Report::object() const {
   Json j = {{"command", command_}};
   for (auto it = context_.begin(); it != context_.end(); ++it) j[it.key()] = it.value();
   return j;
+}
+
+void warn_threads_above_cores(const std::string& command, int threads) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  if (cores > 0 && threads > static_cast<int>(cores))
+    std::cerr << "damka " << command << ": warning: " << threads << " threads on " << cores
+              << " cores: slower, not faster (threads take turns and wait on each other); -t " << cores
+              << " or less is best\n";
 }
 
 bool memory_option(const Report& report, const std::string& text, std::uint64_t& bytes, int& rc) {
@@ -61,6 +72,8 @@ Expected<const Rules*> choose_variant(const std::string& given, const TableFolde
     return &rules_of(*v);
   }
   const auto present = scan.variants();
+  if (present.empty() && !scan.unreadable.empty())
+    return Error("no readable tables in " + scan.root.string() + " (" + scan.describe() + ")");
   if (present.empty())
     return Error("no tables in " + scan.root.string() +
                  " (build them with `damka generate -v VARIANT -o " + scan.root.string() + "`)");

@@ -57,9 +57,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help and --version are not errors.
-    if (!json || e.get_exit_code() == 0) return app.exit(e);
-    return damka::cli::Report(command_of(app), true).fail(e.get_exit_code(), e.what());
+    // --help and --version are not errors; every argument error exits 2
+    // (CLI11's own codes, 105, 106, 109, ..., are not the documented ones).
+    if (e.get_exit_code() == 0) return app.exit(e);
+    if (!json) {
+      app.exit(e);
+      return 2;
+    }
+    return damka::cli::Report(command_of(app), true).fail(2, e.what());
   } catch (const std::exception& e) {
     return damka::cli::Report(command_of(app), json).fail(1, std::string("error: ") + e.what());
   }

@@ -223,30 +223,59 @@ std::uint64_t py_perft(const std::string& variant, int depth, const std::string&
 
 }  // namespace
 
+// The C++ object behind a Python `self` of class T.  Python can make an
+// instance with T.__new__(T) and never call __init__: pybind11 then hands
+// out memory that holds no object, so reading it would crash or return
+// garbage.  Such an instance is refused with TypeError.  Cost: a lookup of
+// the instance's holder.  Call with the GIL held.
+template <class T>
+T& self_of(py::handle self, const char* name) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
+  const auto* type = py::detail::get_type_info(typeid(T));
+  if (self.ptr() == nullptr || type == nullptr || !py::isinstance<T>(self))
+    throw py::type_error(std::string("expected a damka.") + name);
+  auto vh = inst->get_value_and_holder(type);
+  if (!vh || !vh.holder_constructed())
+    throw py::type_error(std::string("this damka.") + name + " was made by " + name +
+                         ".__new__ without __init__ and holds nothing" +
+                         (std::string(name) == "Tablebase" ? "; open tables with damka.Tablebase(variant, folder)"
+                                                           : "; values come from Tablebase.probe() and moves()"));
+  return *static_cast<T*>(vh.value_ptr());
+}
+
 PYBIND11_MODULE(damka, m) {
   m.doc() = "damka: endgame tablebases for draughts (Russian, Brazilian, Filipino, Mozambique, Thai, English)";
   auto error = py::register_exception<DamkaError>(m, "Error", PyExc_RuntimeError);
   py::register_exception<UnknownError>(m, "UnknownError", error.ptr());
   py::register_exception<CorruptError>(m, "CorruptError", error.ptr());
 
+  // Every method reaches its C++ object through self_of(), which refuses an
+  // object made by __new__ without __init__ (its memory holds no object).
   py::class_<PyValue>(m, "Value", "A value for the side to move: result 'win'/'draw'/'loss', plies (0 for WDL)")
-      .def_readonly("result", &PyValue::result)
-      .def_readonly("plies", &PyValue::plies)
-      .def_readonly("metric", &PyValue::metric)
-      .def("__eq__", [](const PyValue& a, const PyValue& b) { return a.result == b.result && a.plies == b.plies; })
-      .def("__repr__", [](const PyValue& v) {
+      .def_property_readonly("result", [](py::handle s) { return self_of<PyValue>(s, "Value").result; })
+      .def_property_readonly("plies", [](py::handle s) { return self_of<PyValue>(s, "Value").plies; })
+      .def_property_readonly("metric", [](py::handle s) { return self_of<PyValue>(s, "Value").metric; })
+      .def("__eq__", [](py::handle a, py::handle b) -> py::object {
+        if (!py::isinstance<PyValue>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        const PyValue& x = self_of<PyValue>(a, "Value");
+        const PyValue& y = self_of<PyValue>(b, "Value");
+        return py::bool_(x.result == y.result && x.plies == y.plies);
+      })
+      .def("__repr__", [](py::handle s) {
+        const PyValue& v = self_of<PyValue>(s, "Value");
         return "Value(" + v.result + (v.metric == "wdl" || v.result == "draw" ? "" : " in " + std::to_string(v.plies) + " plies") + ")";
       });
 
   py::class_<PyMove>(m, "MoveValue", "A legal move and its value for the side that plays it")
-      .def_readonly("move", &PyMove::move)
-      .def_readonly("from_square", &PyMove::from)
-      .def_readonly("to_square", &PyMove::to)
-      .def_readonly("taken", &PyMove::taken)
-      .def_readonly("promotes", &PyMove::promotes)
-      .def_readonly("dtw", &PyMove::dtw)
-      .def_readonly("dtc", &PyMove::dtc)
-      .def("__repr__", [](const PyMove& x) {
+      .def_property_readonly("move", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").move; })
+      .def_property_readonly("from_square", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").from; })
+      .def_property_readonly("to_square", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").to; })
+      .def_property_readonly("taken", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").taken; })
+      .def_property_readonly("promotes", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").promotes; })
+      .def_property_readonly("dtw", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").dtw; })
+      .def_property_readonly("dtc", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").dtc; })
+      .def("__repr__", [](py::handle s) {
+        const PyMove& x = self_of<PyMove>(s, "MoveValue");
         return "MoveValue(" + x.move + ", dtw " + x.dtw.result +
                (x.dtw.result == "draw" ? "" : " in " + std::to_string(x.dtw.plies)) + ")";
       });
@@ -256,26 +285,36 @@ PYBIND11_MODULE(damka, m) {
                           "Thread-safe: probes release the GIL.")
       .def(py::init<const std::string&, const std::filesystem::path&, std::size_t>(), py::arg("variant"),
            py::arg("folder"), py::arg("cache_mb") = 64)
-      .def_property_readonly("variant", &PyTablebase::variant)
-      .def_property_readonly("folder", &PyTablebase::folder, "Where the files are read: <folder>/<family>")
-      .def_property_readonly("max_pieces", &PyTablebase::max_pieces)
-      .def("probe", [](const PyTablebase& t, const std::string& fen, const std::string& metric) {
+      .def_property_readonly("variant", [](py::handle s) { return self_of<PyTablebase>(s, "Tablebase").variant(); })
+      .def_property_readonly("folder", [](py::handle s) { return self_of<PyTablebase>(s, "Tablebase").folder(); },
+                             "Where the files are read: <folder>/<family>")
+      .def_property_readonly("max_pieces",
+                             [](py::handle s) { return self_of<PyTablebase>(s, "Tablebase").max_pieces(); })
+      .def("probe", [](py::handle s, const std::string& fen, const std::string& metric) {
+             const PyTablebase& t = self_of<PyTablebase>(s, "Tablebase");
              return t.probe(t.from_fen(fen), metric);
            }, py::arg("fen"), py::arg("metric") = "wdl", "The value of a FEN position for its side to move")
-      .def("probe", [](const PyTablebase& t, std::uint32_t wm, std::uint32_t wk, std::uint32_t bm, std::uint32_t bk,
+      .def("probe", [](py::handle s, std::uint32_t wm, std::uint32_t wk, std::uint32_t bm, std::uint32_t bk,
                        const py::object& side, const std::string& metric) {
+             const PyTablebase& t = self_of<PyTablebase>(s, "Tablebase");
              return t.probe(PyTablebase::from_bitboards(wm, wk, bm, bk, side_named(side)), metric);
            }, py::arg("white_men"), py::arg("white_kings"), py::arg("black_men"), py::arg("black_kings"),
            py::arg("side") = "white", py::arg("metric") = "wdl",
            "The value of a position from bitboards (bit s = square s, a1 = 0 ... h8 = 31)")
-      .def("moves", [](const PyTablebase& t, const std::string& fen) { return t.moves(t.from_fen(fen)); },
-           py::arg("fen"), "Every legal move with its value, best first")
-      .def("pv", [](const PyTablebase& t, const std::string& fen) { return t.pv(t.from_fen(fen)); }, py::arg("fen"),
-           "The principal variation to the end of the game (empty for a draw)")
-      .def("judge", &PyTablebase::judge, py::arg("fen"), py::arg("rulebook") = "russian-federation",
-           py::arg("moves_played") = 0,
+      .def("moves", [](py::handle s, const std::string& fen) {
+             const PyTablebase& t = self_of<PyTablebase>(s, "Tablebase");
+             return t.moves(t.from_fen(fen));
+           }, py::arg("fen"), "Every legal move with its value, best first")
+      .def("pv", [](py::handle s, const std::string& fen) {
+             const PyTablebase& t = self_of<PyTablebase>(s, "Tablebase");
+             return t.pv(t.from_fen(fen));
+           }, py::arg("fen"), "The principal variation to the end of the game (empty for a draw)")
+      .def("judge", [](py::handle s, const std::string& fen, const std::string& rulebook, int moves_played) {
+             return self_of<PyTablebase>(s, "Tablebase").judge(fen, rulebook, moves_played);
+           }, py::arg("fen"), py::arg("rulebook") = "russian-federation", py::arg("moves_played") = 0,
            "The draw statutes' verdict on a position (a dict: wins_in_time, deciding clause, summary, ...)")
-      .def("__repr__", [](const PyTablebase& t) {
+      .def("__repr__", [](py::handle s) {
+        const PyTablebase& t = self_of<PyTablebase>(s, "Tablebase");
         return "Tablebase(" + t.variant() + ", " + t.folder() + ", up to " + std::to_string(t.max_pieces()) +
                " pieces)";
       });

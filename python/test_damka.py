@@ -81,6 +81,24 @@ class Module(unittest.TestCase):
         code, j = cli("perft", "-v", "english", "-d", "5")
         self.assertEqual(damka.perft("english", 5), j["depths"][-1]["leaves"])
 
+    def test_objects_made_by_new_alone_are_refused_not_read(self):
+        # __new__ without __init__ gives memory holding no object: every use
+        # is a TypeError naming the problem (it used to crash or read garbage).
+        for cls, uses in ((damka.Value, (repr, lambda o: o.result, lambda o: o.plies, lambda o: o.metric)),
+                          (damka.MoveValue, (repr, lambda o: o.move, lambda o: o.dtw, lambda o: o.dtc)),
+                          (damka.Tablebase, (repr, lambda o: o.max_pieces, lambda o: o.variant,
+                                             lambda o: o.probe(FEN), lambda o: o.moves(FEN), lambda o: o.pv(FEN),
+                                             lambda o: o.judge(FEN)))):
+            blank = cls.__new__(cls)
+            for use in uses:
+                with self.assertRaisesRegex(TypeError, "__new__ without __init__"):
+                    use(blank)
+        good = self.tb.probe(FEN, "dtw")
+        with self.assertRaisesRegex(TypeError, "__new__ without __init__"):
+            good == damka.Value.__new__(damka.Value)
+        self.assertFalse(good == 3)
+        self.assertTrue(good == self.tb.probe(FEN, "dtw"))
+
     def test_errors_are_exceptions_with_messages(self):
         with self.assertRaisesRegex(damka.Error, "unknown variant 'klingon'"):
             damka.Tablebase("klingon", TABLES)

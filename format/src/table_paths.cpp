@@ -30,6 +30,19 @@ bool all_digits(std::string_view s) {
 
 }  // namespace
 
+std::string table_name_problem(const std::filesystem::path& path, const Material& material, Metric metric) {
+  const std::string want = material.name() + "." + std::string(metric_name(metric));
+  if (path.filename() == want) return {};
+  const std::string ext = path.extension().string();
+  auto named = Material::parse(path.stem().string());
+  const bool is_metric = ext == ".wdl" || ext == ".dtw" || ext == ".dtc";
+  if (!named || !is_metric)
+    return path.string() + ": holds the " + material.name() + " " + std::string(metric_name(metric)) +
+           " table, but its name is not a table's (" + want + ")";
+  return path.string() + ": holds the " + material.name() + " " + std::string(metric_name(metric)) +
+         " table, not the " + named->name() + " " + ext.substr(1) + " table its name says";
+}
+
 long temp_table_file_pid(std::string_view name) {
   // <material>.<wdl|dtw|dtc>.tmp.<pid>.<n>, or <material>.levels.tmp.<pid>.<n>
   // (the generator's finished levels of a material too large for memory)

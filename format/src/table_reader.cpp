@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 
@@ -87,6 +88,10 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
   if (::fstat(r->fd_, &st) != 0)
     return r->error(std::string("cannot stat: ") + std::strerror(errno) + " (I/O error)", ErrorCode::Io);
   if (!S_ISREG(st.st_mode)) return r->error("not a regular file, not a damka table", ErrorCode::Corrupt);
+  r->dev_ = static_cast<std::uint64_t>(st.st_dev);
+  r->ino_ = static_cast<std::uint64_t>(st.st_ino);
+  r->size_ = static_cast<std::uint64_t>(st.st_size);
+  r->mtime_ns_ = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   if (const int flags = ::fcntl(r->fd_, F_GETFL); flags >= 0) ::fcntl(r->fd_, F_SETFL, flags & ~O_NONBLOCK);
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size == 0) return r->error("empty file (0 bytes), not a damka table", ErrorCode::Corrupt);
@@ -170,7 +175,6 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
       if (r->block_rel_[b] <= r->block_rel_[b - 1] || r->block_rel_[b] >= span)
         return r->error("index: block offsets out of order (corrupted)", ErrorCode::Corrupt);
   }
-  r->group_checked_ = std::make_unique<std::atomic<bool>[]>(std::max<std::uint64_t>(ng, 1));
 
   std::array<unsigned char, kTrailerSize> trailer{};
   if (int err = pread_full(r->fd_, trailer.data(), trailer.size(), h.file_size - kTrailerSize))
@@ -200,41 +204,77 @@ std::uint64_t TableReader::block_offset(std::uint64_t b) const {
   return group_base_[b / kGroupBlocks] + block_rel_[b];
 }
 
+Status TableReader::check_unchanged() const {
+  struct stat now {};
+  std::string what;
+  if (::fstat(fd_, &now) != 0) {
+    what = std::string("cannot stat: ") + std::strerror(errno);
+  } else {
+    const std::int64_t mtime = static_cast<std::int64_t>(now.st_mtim.tv_sec) * 1000000000 + now.st_mtim.tv_nsec;
+    if (static_cast<std::uint64_t>(now.st_size) != size_)
+      what = "its size is " + std::to_string(now.st_size) + " bytes, was " + std::to_string(size_);
+    else if (mtime != mtime_ns_)
+      what = "it was written to";
+    else {
+      struct stat at_path {};
+      if (::stat(path_.c_str(), &at_path) != 0)
+        what = errno == ENOENT ? "it was removed" : std::string("cannot stat its path: ") + std::strerror(errno);
+      else if (static_cast<std::uint64_t>(at_path.st_ino) != ino_ || static_cast<std::uint64_t>(at_path.st_dev) != dev_)
+        what = "another file was put in its place";
+    }
+  }
+  if (what.empty()) return {};
+  changed_.store(true, std::memory_order_release);
+  return error("changed on disk since it was opened (" + what + "): reopen the tables", ErrorCode::Io);
+}
+
+Status TableReader::check_unchanged_now_and_then() const {
+  const std::int64_t now =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  std::int64_t next = next_check_ns_.load(std::memory_order_relaxed);
+  if (now < next && !changed()) return {};
+  // One thread checks; the others go on until the next second.
+  if (!changed() && !next_check_ns_.compare_exchange_strong(next, now + 1000000000, std::memory_order_relaxed))
+    return {};
+  return check_unchanged();
+}
+
 Status TableReader::read_stored(std::uint64_t b, Bytes& bytes) const {
   using table_layout::kGroupBlocks;
   if (b >= header_.num_blocks)
     return error("block " + std::to_string(b) + " out of range (" + std::to_string(header_.num_blocks) + " blocks)");
+  if (Status s = check_unchanged_now_and_then(); !s.ok()) return s;
   const std::uint64_t g = b / kGroupBlocks;
-  const std::uint64_t from = block_offset(b), n = block_offset(b + 1) - from;
-  if (group_checked_[g].load(std::memory_order_acquire)) {
-    bytes.resize(n);
-    if (map_ != nullptr) {
-      std::memcpy(bytes.data(), map_ + from, n);
-      return {};
-    }
-    if (int err = pread_full(fd_, bytes.data(), n, from)) return read_error("block " + std::to_string(b), err);
-    return {};
-  }
-  // First read of this group: check its checksum once.
   const std::uint64_t base = group_base_[g], span = group_base_[g + 1] - base;
-  const auto mismatch = [&] {
-    return error("blocks " + std::to_string(g * kGroupBlocks) + ".." +
-                     std::to_string(std::min<std::uint64_t>((g + 1) * kGroupBlocks, header_.num_blocks) - 1) +
-                     ": checksum mismatch (corrupted)",
-                 ErrorCode::Corrupt);
+  const std::uint64_t from = block_offset(b), n = block_offset(b + 1) - from;
+  // The group this thread verified last: its bytes are decoded, never the
+  // file's again (which may have changed since).
+  struct VerifiedGroup {
+    std::uint64_t reader = 0, group = 0;
+    Bytes bytes;
   };
-  if (map_ != nullptr) {
-    if (XXH3_64bits(map_ + base, span) != group_checksum_[g]) return mismatch();
-    group_checked_[g].store(true, std::memory_order_release);
-    bytes.assign(map_ + from, map_ + from + n);
-    return {};
+  thread_local VerifiedGroup last;
+  if (last.reader != id_ || last.group != g) {
+    last.reader = 0;
+    last.bytes.resize(span);
+    if (map_ != nullptr) {
+      if (span > 0) std::memcpy(last.bytes.data(), map_ + base, span);
+    } else if (int err = pread_full(fd_, last.bytes.data(), span, base)) {
+      if (Status c = check_unchanged(); !c.ok()) return c;  // truncated under us: say so
+      return read_error("block " + std::to_string(b), err);
+    }
+    if (XXH3_64bits(last.bytes.data(), span) != group_checksum_[g]) {
+      if (Status c = check_unchanged(); !c.ok()) return c;  // written to under us: say so
+      return error("blocks " + std::to_string(g * kGroupBlocks) + ".." +
+                       std::to_string(std::min<std::uint64_t>((g + 1) * kGroupBlocks, header_.num_blocks) - 1) +
+                       ": checksum mismatch (corrupted)",
+                   ErrorCode::Corrupt);
+    }
+    last.reader = id_;
+    last.group = g;
   }
-  bytes.resize(span);
-  if (int err = pread_full(fd_, bytes.data(), span, base)) return read_error("block " + std::to_string(b), err);
-  if (XXH3_64bits(bytes.data(), span) != group_checksum_[g]) return mismatch();
-  group_checked_[g].store(true, std::memory_order_release);
-  bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(from - base));
-  bytes.resize(n);
+  bytes.assign(last.bytes.begin() + static_cast<std::ptrdiff_t>(from - base),
+               last.bytes.begin() + static_cast<std::ptrdiff_t>(from - base + n));
   return {};
 }
 

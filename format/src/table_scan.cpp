@@ -112,6 +112,7 @@ std::string TableFolderScan::describe() const {
     s += (s.empty() ? "" : ", ") + (names.empty() ? f.family + " (no readable table)" : names) + " in " +
          f.folder.string();
   }
+  for (const auto& u : unreadable) s += (s.empty() ? "" : ", ") + ("unreadable " + u);
   return s.empty() ? "none" : s;
 }
 
@@ -149,7 +150,10 @@ Expected<TableFolderScan> scan_table_folder(const fs::path& given) {
     const fs::path sub = dir / name;
     if (!fs::is_directory(sub, ec)) continue;
     TableFamilyFolder f;
-    if (Status s = scan_family(sub, name, f); !s.ok()) return s.error();
+    if (Status s = scan_family(sub, name, f); !s.ok()) {
+      scan.unreadable.push_back(s.message());
+      continue;
+    }
     if (f.files > 0) scan.families.push_back(std::move(f));
   }
   return scan;

@@ -35,7 +35,10 @@ Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* w
     } else {
       const TableHeader& w = wdl->header();
       if (w.metric != Metric::WDL || w.material != h.material || w.slots != h.slots || w.variant != h.variant)
-        return Error(wdl->path().string() + ": not the WDL table of " + reader.path().string());
+        return Error(wdl->path().string() + ": holds the " + w.material.name() + " " +
+                     std::string(metric_name(w.metric)) + " table, not the " + h.material.name() +
+                     " wdl table that " + reader.path().string() + " reads its draws from",
+                     ErrorCode::Corrupt);
     }
   }
   const bool by_wdl = h.metric != Metric::WDL && wdl != nullptr;

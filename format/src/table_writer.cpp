@@ -17,6 +17,7 @@
 #include <new>
 #include <string>
 
+#include "damka/safe_file.hpp"
 #include "table_layout.hpp"
 
 #ifdef _OPENMP
@@ -258,22 +259,19 @@ Expected<std::unique_ptr<TableBuilder>> TableBuilder::create(const std::filesyst
     for (int t = 0; t < impl->threads; ++t) impl->cctx.push_back(ZSTD_createCCtx());
   impl->group_state = XXH3_createState();
   if (impl->group_state == nullptr) return impl->fail("out of memory").error();
-  static std::atomic<unsigned> counter{0};
-  impl->tmp = path;
-  impl->tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-  impl->fd = ::open(impl->tmp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (impl->fd < 0) {
-    const std::string why = "cannot create " + impl->tmp.string() + ": " + std::strerror(errno);
-    impl->tmp.clear();
-    return impl->fail(why).error();
-  }
+  // A fresh, unpredictable name created O_EXCL|O_NOFOLLOW (safe_file.hpp):
+  // a link planted beside the table is never written through.
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  auto created = create_temp_file(dir, path.filename().string());
+  if (!created) return impl->fail(created.message()).error();
+  impl->fd = created->fd;
+  impl->tmp = created->path;
   if (h.encoding == ValueEncoding::WdlRun) {
     // The scratch file lives only as an open descriptor.
-    std::filesystem::path scratch = impl->tmp;
-    scratch += ".sym";
-    impl->sym_fd = ::open(scratch.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (impl->sym_fd < 0) return impl->fail("cannot create " + scratch.string() + ": " + std::strerror(errno)).error();
-    ::unlink(scratch.c_str());
+    auto scratch = create_temp_file(dir, path.filename().string() + ".sym", 0600);
+    if (!scratch) return impl->fail(scratch.message()).error();
+    impl->sym_fd = scratch->fd;
+    ::unlink(scratch->path.c_str());
   }
   impl->offset = data_start(h.encoding, h.block_size, h.num_blocks);
   impl->offsets.reserve(h.num_blocks);

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <new>
 
+#include "damka/safe_file.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "engine_unit.hpp"
@@ -197,13 +198,11 @@ class SlotStore {
     }
     // Named like the table writer's temporary files, so that a run after a
     // kill removes it (output_lock.hpp).
-    path_ = dir / (m.name() + ".levels.tmp." + std::to_string(::getpid()) + ".0");
-    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) {
-      const std::string why = std::strerror(errno);
-      path_.clear();
-      return Error("cannot create the temporary level file in " + dir.string() + ": " + why);
-    }
+    // A fresh, unpredictable name created O_EXCL|O_NOFOLLOW (safe_file.hpp).
+    auto created = create_temp_file(dir, m.name() + ".levels", 0600);
+    if (!created) return Error("cannot create the temporary level file: " + created.message(), ErrorCode::Io);
+    fd_ = created->fd;
+    path_ = created->path;
     return {};
   }
   Status write(int pass, std::uint64_t first, const std::uint16_t* codes, std::uint64_t n) {

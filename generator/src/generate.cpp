@@ -12,6 +12,7 @@
 
 #include "damka/output_lock.hpp"
 #include "damka/rank_plan.hpp"
+#include "damka/safe_file.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
@@ -276,7 +277,7 @@ Status check_material_files(const Rules& rules, const std::filesystem::path& dir
   for (Metric m : file_metrics(metrics)) {
     const auto path = table_path(dir, rules, canonical, m);
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return Error(path.string() + ": missing");
+    if (!std::filesystem::exists(path, ec)) return Error(path.string() + ": missing", ErrorCode::NotFound);
     auto reader = TableReader::open(path);
     if (!reader) return reader.error();
     const TableHeader& h = (*reader)->header();
@@ -399,20 +400,38 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   const auto start = std::chrono::steady_clock::now();
   std::error_code ec;
   const std::filesystem::path dir = table_dir(opt.out, rules);
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Error(dir.string() + ": cannot create directory: " + ec.message());
-  // One run per folder and family; stale temporary files removed (output_lock.hpp).
-  auto output_lock = lock_output(rules, opt.out, cb.notice);
-  if (!output_lock) return output_lock.error();
   const std::vector<Material> order = targets(opt);
-
-  // Which materials need building (their files are missing or invalid).
+  // Which materials need building (their files are missing or invalid);
+  // a damaged file is rebuilt, and said so.
   std::vector<bool> present(order.size());
   std::uint64_t overall_total = 0, overall_done = 0;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    present[i] = check_material_files(rules, opt.out, order[i], true, opt.metrics).ok();
-    if (!present[i]) overall_total += table_slots(order[i]);
+  std::vector<std::string> rebuilding;
+  const auto check_present = [&] {
+    overall_total = 0;
+    rebuilding.clear();
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const Status s = check_material_files(rules, opt.out, order[i], true, opt.metrics);
+      present[i] = s.ok();
+      if (!present[i]) overall_total += table_slots(order[i]);
+      if (!s.ok() && s.code() != ErrorCode::NotFound) rebuilding.push_back(order[i].name() + ": " + s.message());
+    }
+  };
+  const Status made = make_directories(dir);
+  // One run per folder and family; stale temporary files removed (output_lock.hpp).
+  auto output_lock = !made.ok() ? Expected<OutputLock>(made.error()) : lock_output(rules, opt.out, cb.notice);
+  if (!output_lock) {
+    // A folder this user cannot write (read-only, or another user's) is
+    // fine when every table is already there: nothing needs writing.
+    if (output_lock.code() != ErrorCode::Io) return output_lock.error();
+    check_present();
+    if (overall_total != 0) return output_lock.error();
+    if (cb.notice) cb.notice("every table is present; " + output_lock.message() + " (nothing to build)");
+  } else {
+    report_stale_notes(rules, opt.out, cb.notice);
+    check_present();
   }
+  if (cb.notice)
+    for (const auto& why : rebuilding) cb.notice("rebuilding " + why);
 
   // Finished tables later materials convert into stay in memory when the
   // budget allows (resident_tables.hpp).

@@ -45,6 +45,12 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
                    ResidentTables* resident = nullptr, std::size_t index = 0);
 
 // generate() on several ranks (generate_ranks.cpp).
+// Tells `notice` about each rank note (rank_note_path) a killed job of
+// several ranks left in `dir` and removes it: called by every run that holds
+// the lock, so a plain resume clears them too.  Cost: one directory listing.
+void report_stale_notes(const Rules& rules, const std::filesystem::path& dir,
+                        const std::function<void(const std::string&)>& notice);
+
 Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const GenerateOptions& opt,
                                                      const GenerateCallbacks& cb, Cluster& cluster);
 

@@ -15,6 +15,7 @@
 
 #include "damka/output_lock.hpp"
 #include "damka/rank_plan.hpp"
+#include "damka/safe_file.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_paths.hpp"
 #include "generate_detail.hpp"
@@ -59,15 +60,11 @@ std::string utc_now() {
   return when;
 }
 
-// The note of what this rank does, replaced whole (write, then rename).
+// The note of what this rank does, replaced whole (a fresh temporary file,
+// then rename: safe_file.hpp).  A note that cannot be written is caught by
+// read_note() where it matters (rank 0's ready note).
 void write_note(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path tmp = path.string() + ".new";
-  {
-    std::ofstream f(tmp, std::ios::trunc);
-    f << text << "\n";
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
+  [[maybe_unused]] const Status s = replace_file(path, text + "\n");
 }
 
 std::string read_note(const std::filesystem::path& path) {
@@ -77,7 +74,10 @@ std::string read_note(const std::filesystem::path& path) {
   return line;
 }
 
-// Notes left by ranks of a job that did not finish: each told, then removed.
+}  // namespace
+
+// Notes left by ranks of a job that did not finish: each told, then removed
+// (regular files only: a link or folder of that name is left alone).
 void report_stale_notes(const Rules& rules, const std::filesystem::path& dir,
                         const std::function<void(const std::string&)>& notice) {
   const std::string prefix = rank_note_path(rules, dir, 0).filename().string();
@@ -85,15 +85,18 @@ void report_stale_notes(const Rules& rules, const std::filesystem::path& dir,
   std::error_code ec;
   std::vector<std::filesystem::path> found;
   for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().filename().string().rfind(stem, 0) == 0) found.push_back(it->path());
+    if (it->path().filename().string().rfind(stem, 0) == 0 && is_plain_file(it->path())) found.push_back(it->path());
   std::sort(found.begin(), found.end());
   for (const auto& p : found) {
-    const std::string text = read_note(p);
-    if (notice && !text.empty() && p.extension() != ".new")
-      notice("a previous run did not finish; when it stopped, " + text + " (resuming)");
+    const std::string name = p.filename().string();
+    const bool temporary = name.find(".tmp.") != std::string::npos || p.extension() == ".new";
+    const std::string text = temporary ? std::string() : read_note(p);
+    if (notice && !text.empty()) notice("a previous run did not finish; when it stopped, " + text + " (resuming)");
     std::filesystem::remove(p, ec);
   }
 }
+
+namespace {
 
 std::string who(const Cluster& c) {
   return "rank " + std::to_string(c.rank()) + " of " + std::to_string(c.size()) + " (pid " +

@@ -3,18 +3,24 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <system_error>
 #include <utility>
 
+#include "damka/safe_file.hpp"
 #include "damka/table_paths.hpp"
 
 namespace damka {
 namespace {
+
+// Bytes the holder record takes at the start of the lock file.
+constexpr std::size_t kHolderRecord = 256;
 
 // "pid 1234 on host, started 2024-05-01 12:00:00 UTC"
 std::string holder_text() {
@@ -43,12 +49,29 @@ std::filesystem::path output_lock_path(const Rules& rules, const std::filesystem
 
 Expected<OutputLock> OutputLock::acquire(const Rules& rules, const std::filesystem::path& dir) {
   const std::filesystem::path family = table_dir(dir, rules);
-  std::error_code ec;
-  std::filesystem::create_directories(family, ec);
-  if (ec) return Error(family.string() + ": cannot create directory: " + ec.message(), ErrorCode::Io);
+  if (Status made = make_directories(family); !made.ok()) return made.error();
   const std::filesystem::path path = output_lock_path(rules, dir);
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
-  if (fd < 0) return Error(path.string() + ": cannot open the lock file: " + std::strerror(errno), ErrorCode::Io);
+  // Never follows a link and never truncates: a symbolic link planted at
+  // the lock's name fails the open (O_NOFOLLOW), and a hard link to another
+  // file (or anything but a regular file) is refused before a byte is
+  // written.
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ELOOP)
+      return Error(path.string() + ": the lock file is a symbolic link; remove it (damka never writes through links)",
+                   ErrorCode::Other);
+    return Error(path.string() + ": cannot open the lock file: " + std::strerror(err), ErrorCode::Io);
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+    const bool linked = S_ISREG(st.st_mode) && st.st_nlink > 1;
+    ::close(fd);
+    return Error(path.string() + (linked ? ": the lock file has other hard links; remove it (damka never writes "
+                                           "through links)"
+                                         : ": the lock file is not a regular file; remove it"),
+                 ErrorCode::Other);
+  }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     std::string msg;
@@ -60,10 +83,11 @@ Expected<OutputLock> OutputLock::acquire(const Rules& rules, const std::filesyst
     ::close(fd);
     return Error(msg, err == EWOULDBLOCK ? ErrorCode::Other : ErrorCode::Io);
   }
-  const std::string holder = holder_text() + "\n";
-  if (::ftruncate(fd, 0) == 0) {
-    [[maybe_unused]] const ssize_t w = ::pwrite(fd, holder.data(), holder.size(), 0);
-  }
+  // The holder, in a fixed-size record padded with NULs (read_holder strips
+  // them): written over the old one, never truncating the file.
+  std::string holder = holder_text() + "\n";
+  holder.resize(std::max<std::size_t>(holder.size(), kHolderRecord), '\0');
+  [[maybe_unused]] const ssize_t w = ::pwrite(fd, holder.data(), holder.size(), 0);
   return OutputLock(fd, family);
 }
 
@@ -80,12 +104,8 @@ OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
 }
 
 OutputLock::~OutputLock() {
-  if (fd_ >= 0) {
-    if (::ftruncate(fd_, 0) != 0) {
-      // the holder text stays; harmless (it is only read while the lock is held)
-    }
-    ::close(fd_);  // releases the flock
-  }
+  // The holder text stays (it is only read while the lock is held).
+  if (fd_ >= 0) ::close(fd_);  // releases the flock
 }
 
 std::vector<std::filesystem::path> OutputLock::remove_temp_files(std::vector<std::string>* failed) const {
@@ -93,6 +113,10 @@ std::vector<std::filesystem::path> OutputLock::remove_temp_files(std::vector<std
   for (const auto& p : temp_table_files(family_dir_)) {
     if (temp_table_file_pid(p.filename().string()) == ::getpid()) continue;  // this process's own writes
     std::error_code ec;
+    if (!is_plain_file(p)) {  // a link or folder of that name: not damka's, left alone
+      if (failed) failed->push_back(p.string() + ": not a regular file, left alone");
+      continue;
+    }
     if (std::filesystem::remove(p, ec) && !ec)
       removed.push_back(p);
     else if (failed)

@@ -64,7 +64,9 @@ constexpr MaterialNumbering kNumbering{};
 
 // kUnreadable is never stored: open_file returns it after an I/O failure and
 // leaves the file kUntried, so the next probe tries again.
-enum FileState : std::uint8_t { kUntried = 0, kOpen = 1, kMissing = 2, kBroken = 3, kUnreadable = 4 };
+// kChanged: the file changed on disk since it was opened; nothing of it is
+// served any more, cached blocks included (probes answer IoError).
+enum FileState : std::uint8_t { kUntried = 0, kOpen = 1, kMissing = 2, kBroken = 3, kUnreadable = 4, kChanged = 5 };
 
 // The message of this thread's latest Corrupt or IoError answer.
 std::string& last_problem() {
@@ -197,7 +199,7 @@ struct Tablebase::Impl {
       if (reported) return ProbeStatus::Corrupt;
       if (st == kUnreadable) return ProbeStatus::IoError;
     }
-    if (st != kOpen) return ProbeStatus::Unknown;
+    if (st != kOpen) return st == kChanged ? ProbeStatus::IoError : ProbeStatus::Unknown;
     std::uint64_t block, at;
     if (f.block_shift >= 0) {
       block = slot >> f.block_shift;
@@ -220,6 +222,12 @@ struct Tablebase::Impl {
       s = f.reader->read_block(block, codes);
     }
     if (!s.ok()) {
+      if (f.reader->changed()) {  // nothing of this file is served from now on
+        std::uint8_t expected = kOpen;
+        if (f.state.compare_exchange_strong(expected, kChanged, std::memory_order_acq_rel))
+          report_io(s.message());
+        return ProbeStatus::IoError;
+      }
       if (s.code() == ErrorCode::Io) {  // may pass: the block is read again next time
         report_io(s.message());
         return ProbeStatus::IoError;

@@ -2,6 +2,16 @@
 #include "damka/server.hpp"
 
 #include <httplib.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <atomic>
@@ -23,6 +33,8 @@
 #include "damka/position_report.hpp"
 #include "damka/stats_report.hpp"
 #include "damka/table_paths.hpp"
+#include "connection_gate.hpp"
+#include "gate_stream.hpp"
 #include "tables_listing.hpp"
 
 #ifndef DAMKA_SOURCE_WEB_DIR
@@ -147,9 +159,45 @@ Expected<fs::path> find_web_dir(const fs::path& exe_dir, const fs::path& overrid
                "; give their directory with --web DIR");
 }
 
+// The Host names a server accepts (ServeOptions::allow_hosts); empty: any.
+std::set<std::string> allowed_hosts(const ServeOptions& opt) {
+  std::set<std::string> out;
+  auto lower = [](std::string h) {
+    for (char& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return h;
+  };
+  for (const std::string& h : opt.allow_hosts) {
+    if (h == "*") return {};
+    out.insert(lower(h));
+  }
+  if (!out.empty()) return out;
+  const std::string host = lower(opt.host);
+  if (host.empty() || host == "0.0.0.0" || host == "::" || host == "[::]") return {};
+  out.insert(host.find(':') != std::string::npos && host[0] != '[' ? "[" + host + "]" : host);
+  if (host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1" || host == "[::1]")
+    out.insert({"localhost", "127.0.0.1", "[::1]"});
+  return out;
+}
+
+// "Name:port" or "[v6]:port" -> the name, lower case.
+std::string host_name(std::string_view header) {
+  std::string h(header);
+  for (char& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!h.empty() && h[0] == '[') {
+    const auto close = h.find(']');
+    return close == std::string::npos ? h : h.substr(0, close + 1);
+  }
+  const auto colon = h.find(':');
+  return colon == std::string::npos ? h : h.substr(0, colon);
+}
+
 struct Server::Impl {
   ServeOptions opt;
-  httplib::Server http;
+  serve_detail::GatedHttp http;
+  std::set<std::string> hosts;  // allowed Host names (empty: any)
+  int listen_fd = -1, wake_fd = -1;
+  std::unique_ptr<serve_detail::ConnectionGate> gate;
+  std::unique_ptr<httplib::ThreadPool> pool;
   std::map<Variant, std::unique_ptr<VariantState>> variants;
   std::map<std::string, Rulebook> books;
   std::map<std::string, WebFile> web;  // by URL path
@@ -229,7 +277,7 @@ struct Server::Impl {
         return ApiError{400, "no_rulebook", "no rulebook governs " + std::string(vs.rules->name)};
       q.rulebook = vs.rulebooks.front();
     }
-    if (!q.rulebook.empty()) {
+    if (!q.rulebook.empty() || req.has_param("rulebook")) {  // "rulebook=" names none: refused
       const auto it = books.find(q.rulebook);
       if (it == books.end() || !it->second.governs(*vs.rules)) {
         std::string names;
@@ -363,9 +411,23 @@ struct Server::Impl {
       log("damka serve: error: " + printable(req.target, 300) + ": " + what);
       send_error(res, {500, "internal", "internal error: " + what});
     });
-    http.set_pre_routing_handler([](const httplib::Request&, httplib::Response& res) {
-      res.set_header("Access-Control-Allow-Origin", "*");
+    http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       request_start() = std::chrono::steady_clock::now();
+      if (!opt.cors_origin.empty()) {
+        res.set_header("Access-Control-Allow-Origin", opt.cors_origin);
+        res.set_header("Vary", "Origin");
+      }
+      // A page of another site that rebinds its name to this address sends its own name.
+      if (!hosts.empty() && req.has_header("Host")) {
+        const std::string name = host_name(req.get_header_value("Host"));
+        if (!hosts.count(name)) {
+          std::string names;
+          for (const auto& h : hosts) names += (names.empty() ? "" : ", ") + h;
+          send_error(res, {403, "bad_host", "Host '" + printable(name, 80) + "' is not an address of this server (" +
+                                                names + "; see --allow-host)"});
+          return httplib::Server::HandlerResponse::Handled;
+        }
+      }
       return httplib::Server::HandlerResponse::Unhandled;
     });
     http.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
@@ -389,14 +451,25 @@ struct Server::Impl {
   }
 };
 
-Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Server::~Server() { stop(); }
+Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {
+  impl_->wake_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+Server::~Server() {
+  stop();
+  if (impl_->listen_fd >= 0) ::close(impl_->listen_fd);
+  if (impl_->wake_fd >= 0) ::close(impl_->wake_fd);
+}
 
 Expected<std::unique_ptr<Server>> Server::create(ServeOptions options) {
   std::error_code ec;
-  if (!fs::is_directory(options.tables, ec))
+  if (!fs::is_directory(options.tables, ec)) {
+    if (ec == std::errc::too_many_symbolic_link_levels)
+      return Error("tables directory " + options.tables.string() + " is a loop of symbolic links");
+    if (fs::exists(options.tables, ec))
+      return Error("tables directory " + options.tables.string() + " is not a directory (give the folder of tables)");
     return Error("tables directory " + options.tables.string() + " does not exist (build tables with `damka generate -o " +
                  options.tables.string() + "`)");
+  }
   if (options.threads < 1) return Error("threads must be at least 1");
   auto impl = std::make_unique<Impl>();
   impl->opt = std::move(options);
@@ -453,28 +526,78 @@ Expected<std::unique_ptr<Server>> Server::create(ServeOptions options) {
   }
   impl->tables_listing = {{"tables", opt.tables.string()}, {"variants", list}};
 
-  impl->http.new_task_queue = [n = opt.threads] { return new httplib::ThreadPool(static_cast<std::size_t>(n)); };
-  impl->http.set_keep_alive_max_count(1000);
-  // Headers and body go out in separate writes: without TCP_NODELAY, Nagle's
-  // algorithm and the client's delayed ACK hold each answer ~40 ms.
-  impl->http.set_tcp_nodelay(true);
+  if (opt.read_timeout_ms < 1 || opt.idle_timeout_ms < 1) return Error("timeouts must be at least 1 ms");
+  if (opt.max_client_connections < 1 || opt.max_connections < 1) return Error("connection limits must be at least 1");
+  impl->hosts = allowed_hosts(opt);
   impl->http.set_payload_max_length(64 * 1024);
   impl->install_routes();
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 
+namespace {
+
+// A listening socket on host:port: SO_REUSEADDR (a restart binds at once)
+// and never SO_REUSEPORT (which would let a second server share the port).
+Expected<int> listen_on(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  const std::string service = std::to_string(port);
+  if (const int rc = ::getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &found); rc != 0)
+    return Error("cannot bind to " + host + ": " + ::gai_strerror(rc), ErrorCode::Io);
+  std::string why = "no address";
+  for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) {
+      why = std::strerror(errno);
+      continue;
+    }
+    const int yes = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (a->ai_family == AF_INET6) {
+      const int no = 0;
+      ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &no, sizeof no);
+    }
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 128) == 0) {
+      ::freeaddrinfo(found);
+      return fd;
+    }
+    const int err = errno;
+    ::close(fd);
+    if (err == EADDRINUSE) {
+      ::freeaddrinfo(found);
+      return Error("port " + std::to_string(port) + " on " + host +
+                       " is in use (another server listens there); stop it or choose another --port",
+                   ErrorCode::Io);
+    }
+    why = std::strerror(err);
+  }
+  ::freeaddrinfo(found);
+  return Error("cannot bind to " + host + ":" + std::to_string(port) + ": " + why + " (not an address of this machine?)",
+               ErrorCode::Io);
+}
+
+int bound_port_of(int fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof addr;
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return -1;
+  if (addr.ss_family == AF_INET) return ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+  if (addr.ss_family == AF_INET6) return ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
+  return -1;
+}
+
+}  // namespace
+
 Status Server::bind() {
   Impl& s = *impl_;
-  if (s.opt.port == 0) {
-    s.bound_port = s.http.bind_to_any_port(s.opt.host);
-    if (s.bound_port < 0) return Error("cannot bind to " + s.opt.host + " (any port)");
-  } else {
-    if (s.opt.port < 0 || s.opt.port > 65535) return Error("port must be from 0 to 65535");
-    if (!s.http.bind_to_port(s.opt.host, s.opt.port))
-      return Error("cannot bind to " + s.opt.host + ":" + std::to_string(s.opt.port) +
-                   " (in use, or not an address of this machine)");
-    s.bound_port = s.opt.port;
-  }
+  if (s.opt.port < 0 || s.opt.port > 65535) return Error("port must be from 0 to 65535");
+  if (s.listen_fd >= 0) return Error("already bound");
+  auto fd = listen_on(s.opt.host, s.opt.port);
+  if (!fd) return fd.error();
+  s.listen_fd = *fd;
+  s.bound_port = bound_port_of(s.listen_fd);
   return Status();
 }
 
@@ -484,27 +607,121 @@ void Server::run() {
   Impl& s = *impl_;
   {
     std::lock_guard lock(s.run_mu);
-    if (s.stop_requested) return;
+    if (s.stop_requested || s.listen_fd < 0) return;
     s.run_started = true;
   }
-  s.http.listen_after_bind();
+  // Workers answer whole requests; a kept-alive connection goes back to the gate.
+  s.pool = std::make_unique<httplib::ThreadPool>(static_cast<std::size_t>(s.opt.threads));
+  serve_detail::GateLimits limits;
+  limits.read_timeout = std::chrono::milliseconds(s.opt.read_timeout_ms);
+  limits.idle_timeout = std::chrono::milliseconds(s.opt.idle_timeout_ms);
+  limits.per_client = s.opt.max_client_connections;
+  limits.total = s.opt.max_connections;
+  Impl* self = &s;
+  auto serve = [self](serve_detail::ReadyConnection c) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(self->opt.read_timeout_ms);
+    serve_detail::GateStream strm(c.fd, std::move(c.bytes), deadline,
+                                  std::chrono::milliseconds(self->opt.idle_timeout_ms));
+    bool closed = false;
+    const bool ok = self->http.serve_one(strm, /*close_connection=*/false, closed);
+    if (ok && !closed) {
+      c.bytes = strm.leftover();
+      self->gate->come_back(std::move(c));
+    } else {
+      ::shutdown(c.fd, SHUT_RDWR);
+      ::close(c.fd);
+      self->gate->closed(c.client);
+    }
+  };
+  s.gate = std::make_unique<serve_detail::ConnectionGate>(
+      limits, [self, serve](serve_detail::ReadyConnection c) { self->pool->enqueue([serve, c]() mutable { serve(std::move(c)); }); },
+      [self](const std::string& line) { self->log(line); });
+  pollfd fds[2] = {{s.listen_fd, POLLIN, 0}, {s.wake_fd, POLLIN, 0}};
+  for (;;) {
+    fds[0].revents = fds[1].revents = 0;
+    const int n = ::poll(fds, 2, -1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 || fds[1].revents != 0) break;
+    if (fds[0].revents & (POLLERR | POLLHUP | POLLNVAL)) break;
+    const int fd = ::accept4(s.listen_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));  // out of descriptors: let some close
+      continue;
+    }
+    const int yes = 1;
+    // Headers and body go out in separate writes: without TCP_NODELAY, Nagle's
+    // algorithm and the client's delayed ACK hold each answer ~40 ms.
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
+    s.gate->admit(fd);
+  }
+  s.gate->stop();     // waiting connections closed
+  s.pool->shutdown(); // requests being answered finish; their connections close
+  s.gate.reset();
   s.run_done = true;
 }
 
 void Server::stop() {
   Impl& s = *impl_;
-  bool started;
   {
     std::lock_guard lock(s.run_mu);
     s.stop_requested = true;
-    started = s.run_started;
   }
-  if (!started) return;
-  // run() may not have reached its accept loop yet: wait for it, then stop it.
-  while (!s.http.is_running() && !s.run_done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  s.http.stop();
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const ssize_t w = ::write(s.wake_fd, &one, sizeof one);
 }
 
 std::uint64_t Server::requests() const { return impl_->served.load(); }
+
+namespace {
+
+// A connection held in memory: reads `in`, writes to `out`.
+class MemoryStream final : public httplib::Stream {
+ public:
+  explicit MemoryStream(std::string_view in) : in_(in) {}
+  bool is_readable() const override { return pos_ < in_.size(); }
+  bool is_writable() const override { return true; }
+  ssize_t read(char* ptr, size_t size) override {
+    if (pos_ >= in_.size()) return -1;
+    const std::size_t n = std::min(size, in_.size() - pos_);
+    std::memcpy(ptr, in_.data() + pos_, n);
+    pos_ += n;
+    return static_cast<ssize_t>(n);
+  }
+  ssize_t write(const char* ptr, size_t size) override {
+    out_.append(ptr, size);
+    return static_cast<ssize_t>(size);
+  }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override {
+    ip = "127.0.0.1";
+    port = 1;
+  }
+  void get_local_ip_and_port(std::string& ip, int& port) const override {
+    ip = "127.0.0.1";
+    port = 2;
+  }
+  socket_t socket() const override { return -1; }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string_view in_;
+  std::size_t pos_ = 0;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string Server::answer_raw(std::string_view request) {
+  bool too_large = false;
+  if (!serve_detail::request_complete(std::string(request), too_large)) {
+    if (too_large)
+      return serve_detail::raw_error(431, "Request Header Fields Too Large", "too_large", "request headers too large");
+    return {};
+  }
+  MemoryStream strm(request);
+  bool closed = false;
+  impl_->http.serve_one(strm, /*close_connection=*/true, closed);
+  return strm.take();
+}
 
 }  // namespace damka

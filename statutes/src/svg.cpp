@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "damka/safe_file.hpp"
 #include "damka/notation.hpp"
 #include "damka/statutes.hpp"
 
@@ -222,20 +223,10 @@ Expected<std::vector<std::filesystem::path>> write_svgs(const StatuteReport& rep
     for (char& ch : id)
       if (ch == '/' || ch == '\\' || ch == ' ') ch = '_';
     const std::filesystem::path p = sub / (id + ".svg");
-    // Written to a temporary file, then renamed: an interrupted run leaves no half picture.
-    std::filesystem::path tmp = p;
-    tmp += ".tmp";
-    {
-      std::ofstream f(tmp, std::ios::binary);
-      f << clause_svg(rep, r, rules);
-      f.close();
-      if (!f) {
-        std::filesystem::remove(tmp, ec);
-        return Error("cannot write " + p.string());
-      }
-    }
-    std::filesystem::rename(tmp, p, ec);
-    if (ec) return Error("cannot write " + p.string() + ": " + ec.message());
+    // Written to a fresh temporary file, then renamed (safe_file.hpp): an
+    // interrupted run leaves no half picture, and a link planted at any name
+    // is never written through.
+    if (Status s = replace_file(p, clause_svg(rep, r, rules)); !s.ok()) return s.error();
     out.push_back(p);
   }
   return out;

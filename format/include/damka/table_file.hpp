@@ -186,11 +186,22 @@ class TableReader {
   bool mapped() const { return map_ != nullptr; }
 
   // Codes of slots b*block_size ... into codes_out (resized).  Thread-safe
-  // (pread or the map).  Verifies the checksum of the block's group of 64 blocks the
-  // first time the group is read (once per reader), then that the block
-  // decodes to exactly its codes, each in range.  Cost (file in the page
-  // cache, group checked): one pread (or copy from the map) of the block's
-  // bytes (WdlRun: about 1024 / 40 bytes; none for a constant block) and its decoding.
+  // (pread or the map).  Every read from the file is checked: the block's
+  // group of 64 blocks is read whole and its checksum verified, and the block
+  // is decoded from those verified bytes (each thread keeps the last group it
+  // verified, so reading a group's blocks in turn reads the group once); then
+  // the block must decode to exactly its codes, each in range.  Before a
+  // read (at most once a second) and after any mismatch or short read, the
+  // file is checked against what was opened (check_unchanged): a file
+  // changed on disk is reported as such (ErrorCode::Io, changed() set), never
+  // decoded.  Cost (file in the page cache): a group not this thread's last:
+  // one pread (or copy from the map) of the group (WdlRun: about 64 * 1024 /
+  // 40 bytes; zstd blocks: 64 compressed blocks) and its XXH3; then the
+  // block's decoding.
+  //
+  // A memory-mapped reader (FileAccess::Map) still dies with SIGBUS if the
+  // file is truncated between the check and the copy: long-lived handles
+  // should read with pread (Tablebase's default).
   Status read_block(std::uint64_t b, std::vector<std::uint16_t>& codes_out) const;
   // For WDL tables (max code <= 2, any encoding): block b as 2-bit codes,
   // 4 per byte, low bits first ((block_positions(b) + 3) / 4 bytes written
@@ -201,6 +212,14 @@ class TableReader {
   Expected<std::uint16_t> get(std::uint64_t slot) const;
   // Reads the whole file and checks the whole-file checksum.
   Status verify_file_checksum() const;
+
+  // Whether the file is still the one opened: same inode and device at its
+  // path, same size and modification time.  An Error (ErrorCode::Io: reopen
+  // the file) naming what changed, and changed() set from then on.  Cost: a
+  // stat and an fstat.  Thread-safe.
+  Status check_unchanged() const;
+  // A change was found by check_unchanged() (by any thread).
+  bool changed() const { return changed_.load(std::memory_order_acquire); }
 
  private:
   TableReader() = default;
@@ -221,7 +240,13 @@ class TableReader {
   std::vector<std::uint64_t> group_checksum_;  // XXH3-64 of each group's bytes
   std::vector<std::uint32_t> block_rel_;       // block offsets from their group's base
   std::vector<std::int8_t> block_constant_;    // WdlRun: a constant block's code (0..2), else -1
-  std::unique_ptr<std::atomic<bool>[]> group_checked_;
+  // What was opened (check_unchanged): device, inode, size, mtime in ns.
+  std::uint64_t dev_ = 0, ino_ = 0, size_ = 0;
+  std::int64_t mtime_ns_ = 0;
+  mutable std::atomic<std::int64_t> next_check_ns_{0};  // steady clock
+  mutable std::atomic<bool> changed_{false};
+  // Checks check_unchanged() when a second has passed since the last check.
+  Status check_unchanged_now_and_then() const;
   std::shared_ptr<const void> code_;           // WdlRun: the Huffman code (table_layout::RunCode)
 };
 

@@ -27,9 +27,16 @@ std::filesystem::path table_dir(const std::filesystem::path& dir, const Rules& r
 std::filesystem::path table_path(const std::filesystem::path& dir, const Rules& rules, const Material& canonical,
                                  Metric metric);
 
+// Whether a table file's name agrees with what its header holds: empty when
+// the name is "<material>.<metric>" of the header's material and metric,
+// else "<path>: holds the 2Kv1K dtc table, not the 2Kv1K dtw table its name
+// says" (or that the name is no table's).  Cost: none (no I/O).  Thread-safe.
+std::string table_name_problem(const std::filesystem::path& path, const Material& material, Metric metric);
+
 // write_table's temporary files, "<material>.<metric>.tmp.<pid>.<n>" beside
 // the table (FORMAT.md section 5), and the generator's level files of large
-// materials, "<material>.levels.tmp.<pid>.<n>"; one is left behind only when a writer is
+// materials, "<material>.levels.tmp.<pid>.<n>" (<n>: a random number, the
+// files created O_EXCL|O_NOFOLLOW: safe_file.hpp); one is left behind only when a writer is
 // killed between creating it and renaming it.  The writer's pid when
 // `filename` (a name, not a path) has that pattern, else -1.
 long temp_table_file_pid(std::string_view filename);

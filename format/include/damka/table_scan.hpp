@@ -28,6 +28,9 @@ struct TableFolderScan {
   std::filesystem::path root;    // the folder holding the family subfolders (as given to generate -o)
   bool family_given = false;     // the folder given was a family subfolder itself
   std::vector<TableFamilyFolder> families;  // those holding table files, in all_variants() order
+  // Family subfolders that could not be listed ("<folder>: Permission denied"):
+  // the other families are scanned all the same.
+  std::vector<std::string> unreadable;
 
   // Every variant named by a header, in all_variants() order.
   std::vector<Variant> variants() const;
@@ -41,7 +44,8 @@ struct TableFolderScan {
 // root is its parent).  Opens every table file's header (TableReader::open:
 // reads the header and block table, not the blocks).  Fails only when `dir`
 // is not a readable directory, or holds table files outside a folder named
-// after a family.  Thread-safe; cost: one open per table file.
+// after a family; a family subfolder that cannot be listed is named in
+// `unreadable` and the others are scanned.  Thread-safe; cost: one open per table file.
 Expected<TableFolderScan> scan_table_folder(const std::filesystem::path& dir);
 
 // The one wording for a table built for other rules than those expected:

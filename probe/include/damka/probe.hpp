@@ -75,7 +75,8 @@ enum class ProbeStatus : std::uint8_t {
                   // no pieces (the game is over)
   IoError = 5,    // a table could not be read now (the operating system failed: too many
                   // open files, EIO, no memory); nothing is marked broken and a later probe
-                  // tries the file again
+                  // tries the file again.  Also: the file changed on disk since it was
+                  // opened; then it stays so until the tables are opened again
 };
 std::string_view probe_status_name(ProbeStatus s);  // "ok", "unknown", "not cached", ...
 
@@ -120,11 +121,14 @@ struct TablebaseOptions {
   // probe reads its block).  The per-block bookkeeping is counted too.
   std::size_t cache_bytes = std::size_t{64} << 20;
   // Read table files through a read-only memory map: a cache miss then costs
-  // no system call (about half of a miss's time with pread).  A mapped file
-  // must not be truncated or rewritten in place while the Tablebase lives
-  // (reading a page cut off kills the process with SIGBUS); damka writes a
-  // table to a temporary name and renames it, which is safe.  false: pread.
-  bool map_files = true;
+  // one system call less.  A mapped file must not be truncated while the
+  // Tablebase lives (reading a page cut off kills the process with SIGBUS);
+  // damka writes a table to a temporary name and renames it, which is safe,
+  // but another program may not be.  false (the default): pread, and a file
+  // truncated, written to or replaced under an open Tablebase is detected
+  // (TableReader::check_unchanged) and its values are no longer served: its
+  // probes answer IoError ("changed on disk ... reopen the tables").
+  bool map_files = false;
   // Called once per table file found damaged, and once per I/O failure
   // (which may pass), with a message naming the file and the problem, from
   // the probing thread that met it.

@@ -18,8 +18,14 @@
 // a request line over 8 KiB 414 (the same JSON).  A missing table is not an
 // error: the value says "unknown".  Each request is logged as one line.
 //
-// Threads: `threads` connections are served at once (a kept-alive connection
-// holds its thread while it stays open); probes share one Tablebase per
+// Connections: each waits at the door (one thread, no worker held) until
+// its whole request has arrived, then one of `threads` workers answers it and
+// the kept-alive connection goes back to the door.  A request that does not
+// arrive within read_timeout_ms, or a connection silent for idle_timeout_ms,
+// is closed (408 when part of a request came); a client address holding
+// max_client_connections connections, or the server max_connections, gets
+// 503.  The Host header must name the listening address (allow_hosts); no
+// CORS header unless cors_origin is set.  Probes share one Tablebase per
 // variant (lock-free cache hits); statute verdicts take a per-variant lock
 // (their table values are loaded on first use and kept); statistics take a
 // per-variant lock while one material's are computed (material_stats(), with
@@ -31,6 +37,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "damka/expected.hpp"
 
@@ -46,6 +54,17 @@ struct ServeOptions {
   std::filesystem::path rulebooks_dir;          // if not empty: the only rulebook directory
   std::size_t cache_bytes = std::size_t{64} << 20;  // block cache of each variant's Tablebase
   int stats_threads = 0;           // threads computing a material's statistics (0: OpenMP default)
+  // Host header names accepted (without port), case-insensitive; "*" any.
+  // Empty: the listening host's own names (a loopback host: also localhost,
+  // 127.0.0.1 and [::1]); a wildcard host (0.0.0.0, ::) accepts any Host.
+  // A request naming another host (DNS rebinding) answers 403 "bad_host";
+  // a request without Host is accepted (not a browser).
+  std::vector<std::string> allow_hosts;
+  std::string cors_origin;          // Access-Control-Allow-Origin sent (empty: none, the default)
+  int read_timeout_ms = 10000;      // a request must arrive whole within this
+  int idle_timeout_ms = 5000;       // a connection silent this long is closed
+  int max_client_connections = 32;  // per client address
+  int max_connections = 512;        // in all
   // One line per request (and table errors); default: standard error.
   std::function<void(const std::string&)> log;
 };
@@ -68,7 +87,9 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Binds host:port.  Errors: the address is taken or cannot be bound.
+  // Binds host:port (SO_REUSEADDR, never SO_REUSEPORT: a port another
+  // server listens on is refused).  Errors: the port is in use (ErrorCode::Io,
+  // the message says so), the address cannot be bound.
   // Call once, before run(), from the thread that created the server.
   Status bind();
   // The bound port (after bind()).
@@ -79,6 +100,14 @@ class Server {
   void stop();
   // Requests answered so far (thread-safe).
   std::uint64_t requests() const;
+
+  // Answers what a client sent on one connection, given as raw bytes, as a
+  // worker does (the door's check that a whole request arrived, then the
+  // request line, headers, routes, parameters and Host check) and returns
+  // the bytes it would write back ("" when the door would still wait).  For
+  // tests and the HTTP fuzzer; needs no bind().  Cost: one request's work.
+  // Thread-safe as requests are.
+  std::string answer_raw(std::string_view request);
 
  private:
   struct Impl;
