@@ -226,39 +226,49 @@ std::uint64_t py_perft(const std::string& variant, int depth, const std::string&
 PYBIND11_MODULE(damka, m) {
   m.doc() = "damka: endgame tablebases for draughts (Russian, Brazilian, Filipino, Mozambique, Thai, English)";
   auto error = py::register_exception<DamkaError>(m, "Error", PyExc_RuntimeError);
-  py::register_exception<UnknownError>(m, "UnknownError", error.ptr());
-  py::register_exception<CorruptError>(m, "CorruptError", error.ptr());
+  error.attr("__doc__") = "damka's errors: bad arguments, FENs, folders, rulebooks (the message names the problem)";
+  py::register_exception<UnknownError>(m, "UnknownError", error.ptr()).attr("__doc__") =
+      "A table the answer needs is missing (the message names its material)";
+  py::register_exception<CorruptError>(m, "CorruptError", error.ptr()).attr("__doc__") =
+      "A table was found damaged (then treated as missing)";
 
   py::class_<PyValue>(m, "Value", "A value for the side to move: result 'win'/'draw'/'loss', plies (0 for WDL)")
-      .def_readonly("result", &PyValue::result)
-      .def_readonly("plies", &PyValue::plies)
-      .def_readonly("metric", &PyValue::metric)
-      .def("__eq__", [](const PyValue& a, const PyValue& b) { return a.result == b.result && a.plies == b.plies; })
+      .def_readonly("result", &PyValue::result, "'win', 'draw' or 'loss', for the side to move")
+      .def_readonly("plies", &PyValue::plies,
+                    "Distance in plies (DTW: to the end of the game; DTC: to the next capture or promotion); "
+                    "0 for WDL values and draws")
+      .def_readonly("metric", &PyValue::metric, "The metric the value was probed in: 'wdl', 'dtw' or 'dtc'")
+      .def("__eq__", [](const PyValue& a, const PyValue& b) { return a.result == b.result && a.plies == b.plies; },
+           "Equal result and plies (the metric is not compared)")
       .def("__repr__", [](const PyValue& v) {
         return "Value(" + v.result + (v.metric == "wdl" || v.result == "draw" ? "" : " in " + std::to_string(v.plies) + " plies") + ")";
-      });
+      }, "Value(win in 3 plies), Value(draw), ...");
 
   py::class_<PyMove>(m, "MoveValue", "A legal move and its value for the side that plays it")
-      .def_readonly("move", &PyMove::move)
-      .def_readonly("from_square", &PyMove::from)
-      .def_readonly("to_square", &PyMove::to)
-      .def_readonly("taken", &PyMove::taken)
-      .def_readonly("promotes", &PyMove::promotes)
-      .def_readonly("dtw", &PyMove::dtw)
-      .def_readonly("dtc", &PyMove::dtc)
+      .def_readonly("move", &PyMove::move, "The move in the variant's notation ('c3-d4', 'c3:e5', English '22-18')")
+      .def_readonly("from_square", &PyMove::from, "Square the piece leaves (0..31: a1 = 0, c1 = 1, ..., h8 = 31)")
+      .def_readonly("to_square", &PyMove::to, "Square the piece ends on (0..31)")
+      .def_readonly("taken", &PyMove::taken, "Bitboard of the pieces captured (bit s = square s; 0 for a quiet move)")
+      .def_readonly("promotes", &PyMove::promotes, "Whether a man becomes a king by this move")
+      .def_readonly("dtw", &PyMove::dtw, "The move's DTW value for the side that plays it (a Value)")
+      .def_readonly("dtc", &PyMove::dtc, "The move's DTC value (a Value), or None when a DTC table it needs is missing")
       .def("__repr__", [](const PyMove& x) {
         return "MoveValue(" + x.move + ", dtw " + x.dtw.result +
                (x.dtw.result == "draw" ? "" : " in " + std::to_string(x.dtw.plies)) + ")";
-      });
+      }, "MoveValue(c3-d4, dtw win in 3)");
 
   py::class_<PyTablebase>(m, "Tablebase",
                           "Tables of one variant under a folder (the folder given to `damka generate -o`).\n"
                           "Thread-safe: probes release the GIL.")
       .def(py::init<const std::string&, const std::filesystem::path&, std::size_t>(), py::arg("variant"),
-           py::arg("folder"), py::arg("cache_mb") = 64)
-      .def_property_readonly("variant", &PyTablebase::variant)
+           py::arg("folder"), py::arg("cache_mb") = 64,
+           "Opens the tables of `variant` under `folder` (the folder given to `damka generate -o`, or its variant "
+           "subfolder), decompressed blocks held in a cache of `cache_mb` MiB. Raises damka.Error when the "
+           "variant is unknown or the folder cannot be read.")
+      .def_property_readonly("variant", &PyTablebase::variant, "The variant's name ('russian', ...)")
       .def_property_readonly("folder", &PyTablebase::folder, "Where the files are read: <folder>/<family>")
-      .def_property_readonly("max_pieces", &PyTablebase::max_pieces)
+      .def_property_readonly("max_pieces", &PyTablebase::max_pieces,
+                             "The most pieces of any table present (0: no tables)")
       .def("probe", [](const PyTablebase& t, const std::string& fen, const std::string& metric) {
              return t.probe(t.from_fen(fen), metric);
            }, py::arg("fen"), py::arg("metric") = "wdl", "The value of a FEN position for its side to move")
@@ -278,7 +288,7 @@ PYBIND11_MODULE(damka, m) {
       .def("__repr__", [](const PyTablebase& t) {
         return "Tablebase(" + t.variant() + ", " + t.folder() + ", up to " + std::to_string(t.max_pieces()) +
                " pieces)";
-      });
+      }, "Tablebase(russian, data/tables/russian, up to 4 pieces)");
 
   m.def("perft", &py_perft, py::arg("variant"), py::arg("depth"), py::arg("fen") = "", py::arg("paths") = false,
         "Leaves of the move tree at `depth` plies (identical capture paths merged unless paths=True)");
