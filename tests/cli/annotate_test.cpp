@@ -218,6 +218,28 @@ TEST_F(Annotate, BrokenGamesAreReportedAndSkippedNeverACrash) {
   EXPECT_TRUE(has(help.out, "--rulebook")) << help.out;
 }
 
+// The README's example: its output block is what the program prints for its input block.
+std::string readme_block_after(const std::string& readme, const std::string& marker) {
+  std::size_t at = readme.find(marker);
+  if (at == std::string::npos) return "(marker " + marker + " not found)";
+  at = readme.find("```\n", at);
+  const std::size_t end = readme.find("```\n", at + 4);
+  return readme.substr(at + 4, end - at - 4);
+}
+
+TEST_F(Annotate, ReadmeExampleIsTheProgramsOutput) {
+  std::ifstream in(std::string(DAMKA_SOURCE_DIR) + "/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string input = readme_block_after(readme, "<!-- annotate-example-input");
+  const std::string output = readme_block_after(readme, "<!-- annotate-example-output");
+  ASSERT_TRUE(has(input, "[FEN")) << input;
+  const std::string file = write("readme.pdn", input);
+  const Outcome r = run("annotate --tables " + dir_.string() + " --rulebook russian-federation " + file, false);
+  ASSERT_EQ(r.code, 0) << r.out;
+  // The program ends a game with an empty line; the README's block leaves it out.
+  EXPECT_EQ(r.out, output + "\n");
+}
+
 // A file of 1,000 random games inside the tables (3 kings vs 1 king and what
 // it leads to): every game annotated, each value the oracle's; prints the rate.
 TEST_F(Annotate, AThousandGames) {
