@@ -212,9 +212,17 @@ function showPosition() {
   const pv = $("pv");
   pv.replaceChildren();
   if (d && Array.isArray(d.pv)) {
+    // Numbered by full moves as PDN (and `damka probe --pv`) writes them:
+    // "1." before the first side's moves, "1..." when the line starts with the second side's.
+    const firstSide = (v.start_fen || "W").startsWith("B") ? "black" : "white";
+    let number = 1;
     d.pv.forEach((m, i) => {
+      const side = (i % 2 === 0) === (d.side_to_move === "white") ? "white" : "black";
+      const label = side === firstSide ? `${number}.` : i === 0 ? `${number}...` : "";
+      if (side !== firstSide) number += 1;
       const li = Object.assign(document.createElement("li"),
                                { textContent: m, className: i === 0 ? "next" : "", title: "play the line up to here" });
+      if (label) li.dataset.number = label;
       li.addEventListener("click", () => playLine(d.pv.slice(0, i + 1)));
       pv.appendChild(li);
     });

@@ -59,6 +59,8 @@ async function shown(page) {
     moves: [...document.querySelectorAll("#moves li")].map((li) => ({
       move: li.querySelector("button") && li.querySelector("button").dataset.move, cls: li.className })),
     pv: [...document.querySelectorAll("#pv li")].map((li) => li.textContent),
+    pvText: [...document.querySelectorAll("#pv li")]
+      .map((li) => (li.dataset.number ? li.dataset.number + " " : "") + li.textContent).join(" "),
     pieces: [...document.querySelectorAll("#board g.piece")].map((g) => g.dataset.piece + ":" + g.dataset.kind).sort(),
     squares: [...document.querySelectorAll("#board rect[data-square]")].map((r) => r.dataset.square),
     permalink: document.getElementById("permalink").getAttribute("href"),
@@ -85,6 +87,13 @@ async function checkValues(page, base, variant, label) {
   check(same(s.moves.map((m) => [m.move, m.cls]), j.moves.map((m) => [m.move, m.result])),
         `${label}: move list in the API's order with its colours`, { shown: s.moves, api: j.moves });
   check(same(s.pv, j.pv), `${label}: principal variation shown`, { shown: s.pv, api: j.pv });
+  if (j.pv.length) {
+    // Numbered in full moves as `damka probe --pv` writes the line (one numbering everywhere).
+    const cli = require("child_process").execFileSync(env("DAMKA_EXE"),
+      ["probe", "--pv", "-v", variant, "--tables", env("DAMKA_SERVE_TABLES"), s.fen], { encoding: "utf8" });
+    const line = (cli.match(/^Principal variation \(\d+ pl(?:y|ies)\): (.*)$/m) || [])[1];
+    check(line === s.pvText, `${label}: PV numbered in moves as the CLI writes it`, { shown: s.pvText, cli: line });
+  }
   return { s, j };
 }
 
