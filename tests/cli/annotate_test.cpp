@@ -218,6 +218,34 @@ TEST_F(Annotate, BrokenGamesAreReportedAndSkippedNeverACrash) {
   EXPECT_TRUE(has(help.out, "--rulebook")) << help.out;
 }
 
+// Verdict summaries say "1 move", "only 1 is left" (and never "1 moves",
+// "1 are left"): positions of 3 kings vs a king on the main road, judged with
+// counts up to 2.1.9.1.7's limit, until both wordings have been seen.
+using ThreeKingsTables = Annotate;
+TEST_F(ThreeKingsTables, VerdictSummariesCountInTheSingularForOne) {
+  const Rulebook book = *load_rulebook("russian-federation", rulebook_search_path());
+  TableDirValues values(russian(), dir_);
+  bool one_move = false, one_left = false;
+  for (int a = 0; a < kNumSquares && !(one_move && one_left); a += 3)
+    for (int b = a + 1; b < kNumSquares && !(one_move && one_left); b += 2)
+      for (int c = b + 1; c < kNumSquares && !(one_move && one_left); c += 5) {
+        Position p;
+        p.kings[0] = bit(a) | bit(b) | bit(c);
+        p.kings[1] = bit(31);  // h8, on the main road
+        if (p.kings[0] & p.kings[1]) continue;
+        for (int played = 0; played <= 5; ++played) {
+          auto v = judge(book, russian(), p, played, values);
+          ASSERT_TRUE(v.ok()) << v.message();
+          const std::string& s = v->summary;
+          EXPECT_FALSE(has(s, " 1 moves") || has(s, " 1 are ") || has(s, " 1 plies")) << s;
+          one_move = one_move || has(s, "needs 1 move (");
+          one_left = one_left || has(s, "only 1 is left");
+        }
+      }
+  EXPECT_TRUE(one_move);
+  EXPECT_TRUE(one_left);
+}
+
 // The README's example: its output block is what the program prints for its input block.
 std::string readme_block_after(const std::string& readme, const std::string& marker) {
   std::size_t at = readme.find(marker);
