@@ -24,6 +24,7 @@ void register_serve(CLI::App& app, int& rc) {
     std::string rulebooks_dir;
     int cache_mb = 64;
     int stats_threads = 0;
+    int warm_statutes_mb = 256;
     bool quiet = false;
   };
   auto o = std::make_shared<Opts>();
@@ -42,6 +43,10 @@ void register_serve(CLI::App& app, int& rc) {
   cmd->add_option("--stats-threads", o->stats_threads,
                   "Threads computing a material's statistics (GET /api/v1/{variant}/stats; 0 = all cores)")
       ->capture_default_str()->check(CLI::Range(0, 256));
+  cmd->add_option("--warm-statutes-mb", o->warm_statutes_mb,
+                  "Compute the rulebooks' statute values of the tables' materials in the background at start, "
+                  "smallest first, up to this many MiB of counts (0: only on first request)")
+      ->capture_default_str()->check(CLI::Range(0, 1 << 20));
   cmd->add_flag("-q,--quiet", o->quiet, "Do not log requests");
   cmd->callback([o, &rc] {
     auto web = find_web_dir(exe_dir(), o->web);
@@ -60,6 +65,8 @@ void register_serve(CLI::App& app, int& rc) {
     so.rulebooks_dir = o->rulebooks_dir;
     so.cache_bytes = static_cast<std::size_t>(o->cache_mb) << 20;
     so.stats_threads = resolve_threads(o->stats_threads);
+    so.warm_statutes = o->warm_statutes_mb > 0;
+    so.warm_statutes_bytes = static_cast<std::uint64_t>(o->warm_statutes_mb) << 20;
     if (o->quiet) so.log = [](const std::string&) {};
     // SIGINT and SIGTERM stop the server from a thread of their own (no work
     // in a signal handler); blocked before any server thread starts.

@@ -18,6 +18,7 @@
 #include <sstream>
 #include <thread>
 
+#include "damka/index.hpp"
 #include "damka/material_stats.hpp"
 #include "damka/notation.hpp"
 #include "damka/position_report.hpp"
@@ -161,6 +162,8 @@ struct Server::Impl {
   bool stop_requested = false, run_started = false;
   std::atomic<bool> run_done{false};
   int bound_port = -1;
+  std::thread warm_thread;              // warm_statutes(), when ServeOptions::warm_statutes
+  std::atomic<bool> warm_stop{false};
 
   void log(const std::string& line) {
     if (opt.log) {
@@ -240,6 +243,49 @@ struct Server::Impl {
       }
     }
     return q;
+  }
+
+  // The statute values every statute request of the variants' materials
+  // reads (ValueSource::statute_table), computed once: per variant, rulebook,
+  // judgeable clause and material it covers, smallest materials first, each
+  // under the variant's statute lock (a request waits for one material at
+  // most), until `warm_statutes_bytes` of counts or a stop.
+  void warm_statutes() {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::uint64_t bytes = 0;
+    int computed = 0;
+    bool budget_reached = false;
+    for (auto& [v, vs] : variants) {
+      std::vector<Material> ms = vs->materials;
+      std::stable_sort(ms.begin(), ms.end(),
+                       [](const Material& a, const Material& b) { return MaterialIndex(a).size() < MaterialIndex(b).size(); });
+      for (const std::string& name : vs->rulebooks) {
+        const Rulebook& book = books.at(name);
+        for (const Clause& c : book.clauses) {
+          if (!c.judgeable) continue;
+          for (const Material& m : ms) {
+            if (warm_stop) return;
+            if (!clause_matches_material(book, c, m)) continue;
+            const std::uint64_t need = MaterialIndex(m).size() * 2 * sizeof(std::uint16_t);
+            if (bytes + need > opt.warm_statutes_bytes) {
+              budget_reached = true;
+              continue;
+            }
+            std::lock_guard lock(vs->statutes_mu);
+            if (!vs->values) vs->values = std::make_unique<TableDirValues>(*vs->rules, opt.tables);
+            if (vs->values->statute_table(book, c, m).ok()) {
+              bytes += need;
+              ++computed;
+            }
+          }
+        }
+      }
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.1f", s);
+    log("damka serve: statute values ready: " + std::to_string(computed) + " (clause, material) pairs in " + secs +
+        " s" + (budget_reached ? " (larger materials are computed on first request)" : ""));
   }
 
   json statutes_of(VariantState& vs, const Query& q) {
@@ -390,7 +436,10 @@ struct Server::Impl {
 };
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Server::~Server() { stop(); }
+Server::~Server() {
+  stop();
+  if (impl_->warm_thread.joinable()) impl_->warm_thread.join();
+}
 
 Expected<std::unique_ptr<Server>> Server::create(ServeOptions options) {
   std::error_code ec;
@@ -487,6 +536,7 @@ void Server::run() {
     if (s.stop_requested) return;
     s.run_started = true;
   }
+  if (s.opt.warm_statutes && !s.warm_thread.joinable()) s.warm_thread = std::thread([&s] { s.warm_statutes(); });
   s.http.listen_after_bind();
   s.run_done = true;
 }
@@ -499,6 +549,7 @@ void Server::stop() {
     s.stop_requested = true;
     started = s.run_started;
   }
+  s.warm_stop = true;
   if (!started) return;
   // run() may not have reached its accept loop yet: wait for it, then stop it.
   while (!s.http.is_running() && !s.run_done) std::this_thread::sleep_for(std::chrono::milliseconds(1));

@@ -248,6 +248,16 @@ async function showStatutes() {
   const id = state.request;
   const url = `/api/v1/${state.variant.name}/statutes?fen=${encodeURIComponent(state.fen)}` +
               `&rulebook=${encodeURIComponent(book)}&moves=${Math.max(0, +$("moves-played").value || 0)}`;
+  // Progress while the verdict is computed (the first request for a material
+  // may compute its statute values: seconds on large tables).
+  const t0 = Date.now();
+  const progress = Object.assign(document.createElement("p"), { id: "statute-progress", className: "computing",
+                                                                textContent: "computing the verdict\u2026" });
+  box.replaceChildren(progress);
+  const timer = setInterval(() => {
+    progress.textContent = `computing the verdict\u2026 ${Math.round((Date.now() - t0) / 1000)} s ` +
+                           "(the first request for a material computes its statute values)";
+  }, 500);
   try {
     const s = (await getJson(url)).statutes;
     if (id !== state.request) return;
@@ -279,6 +289,8 @@ async function showStatutes() {
     }
   } catch (e) {
     if (id === state.request) box.textContent = e.message;
+  } finally {
+    clearInterval(timer);
   }
 }
 

@@ -76,7 +76,8 @@ async function waitIdle(page, fen, base, variant) {
   await page.waitForFunction((f) => document.body.dataset.loading === "" &&
                                (!f || document.getElementById("fen").value === f), { timeout: 20000 }, fen);
   // The statute panel is filled after the values: wait for it too.
-  await page.waitForFunction(() => document.getElementById("statutes").textContent !== "", { timeout: 20000 });
+  await page.waitForFunction(() => document.getElementById("statutes").textContent !== "" &&
+                             !document.getElementById("statute-progress"), { timeout: 20000 });
 }
 
 async function checkValues(page, base, variant, label) {
@@ -166,6 +167,22 @@ async function main() {
     check(s.statutes === verdict.statutes.summary, "statute panel shows the verdict", { shown: s.statutes,
           api: verdict.statutes.summary });
     await checkValues(page, base, "russian", "3Kv1K");
+    // While a verdict is computed the panel says so, with the seconds spent:
+    // the statute request held back 1.5 s here, as a first request on large tables takes.
+    await page.setRequestInterception(true);
+    const hold = (r) => (r.url().includes("/statutes?") ? setTimeout(() => r.continue(), 1500) : r.continue());
+    page.on("request", hold);
+    await page.$eval("#moves-played", (e) => { e.value = "1"; e.dispatchEvent(new Event("change")); });
+    const during = await page.waitForSelector("#statute-progress", { timeout: 1000 }).then(
+      () => page.$eval("#statute-progress", (e) => e.textContent), () => "");
+    await page.waitForFunction(() => !document.getElementById("statute-progress") &&
+                               document.getElementById("statute-summary"), { timeout: 20000 });
+    check(during.startsWith("computing the verdict"), "statute panel shows progress while the verdict is computed",
+          during);
+    page.off("request", hold);
+    await page.setRequestInterception(false);
+    await page.$eval("#moves-played", (e) => { e.value = "0"; e.dispatchEvent(new Event("change")); });
+    await waitIdle(page);
     // The material's statistics panel: the API's counts and longest win.
     const st = (await (await fetch(`${base}/api/v1/russian/stats?material=3Kv1K`)).json()).materials[0];
     const panel = await page.$eval("#stats", (e) => e.textContent);

@@ -46,6 +46,13 @@ struct ServeOptions {
   std::filesystem::path rulebooks_dir;          // if not empty: the only rulebook directory
   std::size_t cache_bytes = std::size_t{64} << 20;  // block cache of each variant's Tablebase
   int stats_threads = 0;           // threads computing a material's statistics (0: OpenMP default)
+  // Once run() starts: compute every rulebook's statute values of the tables'
+  // materials on a background thread, smallest materials first, up to
+  // `warm_statutes_bytes` of counts in memory (the rest on first request), so
+  // that a statute request need not wait for them.  Requests for a variant
+  // wait only while the one material being computed finishes.
+  bool warm_statutes = false;
+  std::uint64_t warm_statutes_bytes = std::uint64_t{256} << 20;
   // One line per request (and table errors); default: standard error.
   std::function<void(const std::string&)> log;
 };
