@@ -181,6 +181,30 @@ def undocumented(module):
     return missing
 
 
+class Readme(unittest.TestCase):
+    def test_the_readme_examples_answer_as_shown(self):
+        """Each line of the README's Python example whose comment shows an
+        answer (a Value, a list, a number) gives that answer (a list ending in
+        ', ...]' by its beginning)."""
+        import re
+        readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")).read()
+        block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+        scope = {"damka": damka, "tb": damka.Tablebase("russian", TABLES)}
+        checked = 0
+        for line in block.splitlines():
+            m = re.match(r"^(.*?)\s+# (Value\(.*|\[.*|\d+)$", line)
+            if not m or line.startswith("import"):
+                continue
+            shown = m.group(2)
+            got = repr(eval(m.group(1), scope))
+            if shown.endswith(", ...]"):
+                self.assertTrue(got.startswith(shown[:-5]), (line, got[:200]))
+            else:
+                self.assertEqual(got, shown, line)
+            checked += 1
+        self.assertGreaterEqual(checked, 4)
+
+
 class Docs(unittest.TestCase):
     def test_every_class_method_and_property_has_a_docstring(self):
         self.assertEqual(undocumented(damka), [])

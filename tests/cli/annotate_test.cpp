@@ -268,6 +268,55 @@ TEST_F(Annotate, ReadmeExampleIsTheProgramsOutput) {
   EXPECT_EQ(r.out, output + "\n");
 }
 
+// The README's `damka info --stats` example: each of its lines about 3 kings
+// vs a king and the smaller materials is a line of the program's output (a
+// line cut with "..." by its parts, in order); lines about 5 pieces are left
+// out (the test tables stop at 4).
+TEST_F(ThreeKingsTables, ReadmeInfoStatsExampleIsTheProgramsOutput) {
+  std::ifstream in(std::string(DAMKA_SOURCE_DIR) + "/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string command = "$ damka info --stats data/tables -t 2\n";
+  const std::size_t start = readme.find(command);
+  ASSERT_NE(start, std::string::npos) << "the README's info --stats example was not found";
+  const std::string example =
+      readme.substr(start + command.size(), readme.find("```", start) - start - command.size());
+  const Outcome r = run("info --stats -t 2 " + dir_.string(), false);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto rstrip = [](std::string x) {
+    while (!x.empty() && x.back() == ' ') x.pop_back();
+    return x;
+  };
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, nl; (nl = r.out.find('\n', at)) != std::string::npos; at = nl + 1)
+    lines.push_back(rstrip(r.out.substr(at, nl - at)));
+  int checked = 0;
+  for (std::size_t at = 0, nl; (nl = example.find('\n', at)) != std::string::npos; at = nl + 1) {
+    const std::string line = rstrip(example.substr(at, nl - at));
+    if (line == "..." || has(line, "5 pieces") || has(line, "3Mv1K1M") || line.empty()) continue;
+    std::vector<std::string> parts;
+    for (std::size_t p = 0;;) {
+      const std::size_t cut = line.find(" ... ", p);
+      parts.push_back(line.substr(p, cut == std::string::npos ? std::string::npos : cut - p));
+      if (cut == std::string::npos) break;
+      p = cut + 5;
+    }
+    bool found = false;
+    for (const std::string& l : lines) {
+      std::size_t pos = 0;
+      bool all = l.rfind(parts[0], 0) == 0;
+      for (const std::string& part : parts) {
+        const std::size_t f = all ? l.find(part, pos) : std::string::npos;
+        all = f != std::string::npos;
+        pos = all ? f + part.size() : pos;
+      }
+      if (all && (parts.size() > 1 || l == line)) found = true;
+    }
+    ++checked;
+    EXPECT_TRUE(found) << "README line not in the output: '" << line << "'\n" << r.out;
+  }
+  EXPECT_GE(checked, 6);
+}
+
 // A file of 1,000 random games inside the tables (3 kings vs 1 king and what
 // it leads to): every game annotated, each value the oracle's; prints the rate.
 TEST_F(Annotate, AThousandGames) {
