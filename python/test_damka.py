@@ -187,7 +187,8 @@ class Readme(unittest.TestCase):
         answer (a Value, a list, a number) gives that answer (a list ending in
         ', ...]' by its beginning)."""
         import re
-        readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")).read()
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")) as f:
+            readme = f.read()
         block = readme.split("```python\n", 1)[1].split("```", 1)[0]
         scope = {"damka": damka, "tb": damka.Tablebase("russian", TABLES)}
         checked = 0
