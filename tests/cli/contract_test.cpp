@@ -260,6 +260,7 @@ TEST_F(Contract, ErrorsUnderJsonAreJsonOnStdoutWithANonZeroExit) {
       "statutes --rulebook no-such-book",
       "probe --tables /nonexistent/tables 'W:WKa1:BKh8'",
       "perft --no-such-option",
+      "annotate /nonexistent/games.pdn",
   };
   for (const char* args : bad) {
     int code = 0;
