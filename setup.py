@@ -17,6 +17,9 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 SOURCE = Path(__file__).resolve().parent
+# setuptools' own files (egg-info, build/lib..., bdist...) go here, out of the CMake build folder (build/).
+BUILD_BASE = SOURCE / "build-python"
+BUILD_BASE.mkdir(exist_ok=True)
 
 
 class CMakeBuild(build_ext):
@@ -44,5 +47,4 @@ class CMakeBuild(build_ext):
 
 setup(ext_modules=[Extension("damka", sources=[])],
       cmdclass={"build_ext": CMakeBuild},
-      # setuptools' own files stay out of the CMake build folder (build/).
-      options={"build": {"build_base": "build-python"}, "egg_info": {"egg_base": "build-python"}})
+      options={"build": {"build_base": str(BUILD_BASE)}, "egg_info": {"egg_base": str(BUILD_BASE)}})
