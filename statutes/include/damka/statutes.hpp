@@ -371,10 +371,11 @@ struct GameRecord {
   std::vector<Move> moves;
   Position final_position() const;
 };
-// Reads a game: PDN (tags such as [FEN "W:W...:B..."], move numbers,
-// comments in braces, a result) or a plain move list ("c3-d4 f6-g5 ...",
-// captures with ':' or 'x').  Without a FEN tag the game starts from the
-// variant's start position.  Errors name the move that is not legal.
+// Reads one game: PDN as read_pdn reads it (tags such as [FEN "W:W...:B..."],
+// move numbers, comments, variations and NAGs left out, a result) or a plain
+// move list ("c3-d4 f6-g5 ...", captures with ':' or 'x').  Without a FEN tag
+// the game starts from the variant's start position.  Errors: the text holds
+// several games, a reading error (with its line), the move that is not legal.
 Expected<GameRecord> parse_game(const Rules& rules, std::string_view text);
 // The game of one PDN game read by read_pdn (pdn.hpp): its FEN tag (else the
 // variant's start position) and its moves, each of which must be legal.
