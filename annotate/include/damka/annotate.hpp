@@ -68,7 +68,7 @@ struct AnnotatedGame {
   std::vector<AnnotatedMove> moves;
   std::string rulebook;      // "" without one
   std::vector<StatuteEnd> statute_ends;  // each clause's first, in move order
-  int errors() const;        // moves marked as errors
+  int errors() const;        // moves marked as errors (cost: one pass over the moves)
 };
 
 struct AnnotateOptions {
@@ -93,7 +93,9 @@ std::string annotated_pdn(const AnnotatedGame& game);
 
 // The game as JSON: index, line, tags, result, start_fen, start, moves (number,
 // move, fen_after, value, error with keeping, statute_ends), errors,
-// statute_ends; a skipped game gives index, line, tags and error.
+// statute_ends; a skipped game gives index, line, tags and error.  Strings
+// are the file's bytes (dump with error_handler_t::replace where they may not
+// be UTF-8).  Cost linear in the game; thread-safe.
 nlohmann::ordered_json annotated_json(const AnnotatedGame& game);
 
 }  // namespace damka

@@ -30,6 +30,7 @@ struct PdnGame {
   std::string error;
 
   // The value of the first tag named `name` (case-insensitive), or "".
+  // Cost: linear in the tags.  Thread-safe (const).
   std::string tag(std::string_view name) const;
   bool has_tag(std::string_view name) const;
 };
