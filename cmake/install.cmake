@@ -23,20 +23,6 @@ endforeach()
 file(RELATIVE_PATH damka_bin_to_lib "/p/${CMAKE_INSTALL_BINDIR}" "/p/${CMAKE_INSTALL_LIBDIR}")
 set_target_properties(damka PROPERTIES INSTALL_RPATH "$ORIGIN/${damka_bin_to_lib}")
 
-# An install is for other machines too: a build tuned to this CPU
-# (-DDAMKA_NATIVE=ON, as scripts/build.sh configures build/) is refused unless
-# DAMKA_INSTALL_NATIVE=1 is in the environment of `cmake --install`.
-if(DAMKA_NATIVE)
-  install(CODE [[
-    if(NOT "$ENV{DAMKA_INSTALL_NATIVE}" STREQUAL "1")
-      message(FATAL_ERROR "this build is tuned to this CPU only (-DDAMKA_NATIVE=ON, -march=native): install a "
-                          "portable build (cmake -S . -B build-install -DCMAKE_BUILD_TYPE=Release "
-                          "-DDAMKA_NATIVE=OFF -DDAMKA_TESTS=OFF -DDAMKA_BENCH=OFF), or set DAMKA_INSTALL_NATIVE=1 "
-                          "to install this one for this machine")
-    endif()
-  ]])
-endif()
-
 # libdamka.so: the area libraries' objects in one shared library.
 add_library(damka_shared SHARED)
 foreach(area ${damka_areas})

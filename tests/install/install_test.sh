@@ -22,6 +22,7 @@ if grep -q '^DAMKA_NATIVE:BOOL=ON' "$build/CMakeCache.txt"; then
     fail "a -march=native build installed without DAMKA_INSTALL_NATIVE=1"
   fi
   grep -q 'DAMKA_NATIVE' <<<"$out" || fail "the refusal does not say why: $out"
+  [ -z "$(find "$tmp/refused" -type f 2>/dev/null)" ] || fail "a refused install left files: $(find "$tmp/refused" -type f | head -3)"
   echo "ok: a native build is refused: $(grep -m1 -o 'this build is tuned[^:]*' <<<"$out")"
   DAMKA_INSTALL_NATIVE=1 cmake --install "$build" --prefix "$tmp/staged" >/dev/null
 else
