@@ -30,6 +30,7 @@ void register_serve(CLI::App& app, int& rc) {
     std::string cors;
     double read_timeout = 10, idle_timeout = 5;
     int per_client = 32;
+    int warm_statutes_mb = 256;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("--tables", o->tables, "Directory of tables (as given to `damka generate -o`)")->capture_default_str();
@@ -47,6 +48,10 @@ void register_serve(CLI::App& app, int& rc) {
   cmd->add_option("--stats-threads", o->stats_threads,
                   "Threads computing a material's statistics (GET /api/v1/{variant}/stats; 0 = all cores)")
       ->capture_default_str()->check(CLI::Range(0, 256));
+  cmd->add_option("--warm-statutes-mb", o->warm_statutes_mb,
+                  "Compute the rulebooks' statute values of the tables' materials in the background at start, "
+                  "smallest first, up to this many MiB of counts (0: only on first request)")
+      ->capture_default_str()->check(CLI::Range(0, 1 << 20));
   cmd->add_flag("-q,--quiet", o->quiet, "Do not log requests");
   cmd->add_flag("--json", o->json,
                 "One JSON object per line on stdout for each event: listening, each request's log line, stopped");
@@ -92,6 +97,8 @@ void register_serve(CLI::App& app, int& rc) {
     so.read_timeout_ms = static_cast<int>(o->read_timeout * 1000 + 0.5);
     so.idle_timeout_ms = static_cast<int>(o->idle_timeout * 1000 + 0.5);
     so.max_client_connections = o->per_client;
+    so.warm_statutes = o->warm_statutes_mb > 0;
+    so.warm_statutes_bytes = static_cast<std::uint64_t>(o->warm_statutes_mb) << 20;
     if (o->quiet) so.log = [](const std::string&) {};
     else if (o->json) so.log = [emit](const std::string& line) { emit({{"command", "serve"}, {"event", "log"}, {"line", line}}); };
     // SIGINT and SIGTERM stop the server from a thread of their own (no work

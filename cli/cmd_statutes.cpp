@@ -102,6 +102,13 @@ void register_statutes(CLI::App& app, int& rc) {
           return;
         }
         rules = *chosen;
+      } else if (book->variants.size() > 1) {
+        // No tables to choose by, and the book is for several variants: ask.
+        std::string names;
+        for (const std::string& v : book->variants) names += (names.empty() ? "" : ", ") + v;
+        rc = report.fail(2, "rulebook " + book->name + " is for several variants (" + names + ") and " + o->tables +
+                                " holds tables of none of them; name one with -v");
+        return;
       } else {
         rules = &rules_of(*parse_variant(book->variants.front()));
       }

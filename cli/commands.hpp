@@ -26,5 +26,6 @@ void register_verify(CLI::App& app, int& rc);
 void register_probe(CLI::App& app, int& rc);
 void register_statutes(CLI::App& app, int& rc);
 void register_serve(CLI::App& app, int& rc);
+void register_annotate(CLI::App& app, int& rc);
 
 }  // namespace damka::cli

@@ -36,7 +36,7 @@ std::uint64_t cache_bytes(std::uint64_t budget, int threads) {
 std::string longest_text(const Rules& rules, const LongestWin& w, const char* metric, bool present) {
   if (!present) return std::string("  ") + metric + ": no file\n";
   if (!w.found) return std::string("  ") + metric + ": no position is won\n";
-  std::string s = std::string("  ") + metric + " " + std::to_string(w.plies) + " plies (" + std::to_string(w.count) +
+  std::string s = std::string("  ") + metric + " " + std::to_string(w.plies) + (w.plies == 1 ? " ply (" : " plies (") + std::to_string(w.count) +
                   (w.count == 1 ? " position" : " positions") + "), e.g. " + to_fen(rules, w.position) + "\n";
   if (w.line_status != ProbeStatus::Ok)
     s += "      line: " + std::string(probe_status_name(w.line_status)) + "\n";

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   damka::cli::register_probe(app, rc);
   damka::cli::register_statutes(app, rc);
   damka::cli::register_serve(app, rc);
+  damka::cli::register_annotate(app, rc);
   const bool json = wants_json(argc, argv);
   // An unknown command is named as such (CLI11 alone would say "A
   // subcommand is required").

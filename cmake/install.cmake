@@ -11,8 +11,17 @@ include(CMakePackageConfigHelpers)
 set(damka_areas rules format generator probe statutes)
 foreach(area ${damka_areas})
   set_target_properties(damka_${area} PROPERTIES EXPORT_NAME ${area})
+  # The C++ API needs C++20 (std::popcount, concepts): a consumer's C++ code is
+  # compiled as C++20 at least, whatever its own CMAKE_CXX_STANDARD.
+  target_compile_features(damka_${area} PUBLIC cxx_std_20)
   add_library(damka::${area} ALIAS damka_${area})
 endforeach()
+
+# An installed prefix works wherever it is moved and without environment
+# variables: what is installed finds the prefix's libraries through an
+# $ORIGIN-relative run path.
+file(RELATIVE_PATH damka_bin_to_lib "/p/${CMAKE_INSTALL_BINDIR}" "/p/${CMAKE_INSTALL_LIBDIR}")
+set_target_properties(damka PROPERTIES INSTALL_RPATH "$ORIGIN/${damka_bin_to_lib}")
 
 # libdamka.so: the area libraries' objects in one shared library.
 add_library(damka_shared SHARED)
@@ -25,7 +34,8 @@ target_include_directories(damka_shared INTERFACE $<INSTALL_INTERFACE:${CMAKE_IN
 foreach(area ${damka_areas})
   target_include_directories(damka_shared INTERFACE $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/${area}/include>)
 endforeach()
-set_target_properties(damka_shared PROPERTIES OUTPUT_NAME damka EXPORT_NAME shared
+target_compile_features(damka_shared INTERFACE cxx_std_20)
+set_target_properties(damka_shared PROPERTIES OUTPUT_NAME damka EXPORT_NAME shared INSTALL_RPATH "$ORIGIN"
                                               VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 add_library(damka::shared ALIAS damka_shared)
 

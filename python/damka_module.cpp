@@ -246,50 +246,69 @@ T& self_of(py::handle self, const char* name) {
 PYBIND11_MODULE(damka, m) {
   m.doc() = "damka: endgame tablebases for draughts (Russian, Brazilian, Filipino, Mozambique, Thai, English)";
   auto error = py::register_exception<DamkaError>(m, "Error", PyExc_RuntimeError);
-  py::register_exception<UnknownError>(m, "UnknownError", error.ptr());
-  py::register_exception<CorruptError>(m, "CorruptError", error.ptr());
+  error.attr("__doc__") = "damka's errors: bad arguments, FENs, folders, rulebooks (the message names the problem)";
+  py::register_exception<UnknownError>(m, "UnknownError", error.ptr()).attr("__doc__") =
+      "A table the answer needs is missing (the message names its material)";
+  py::register_exception<CorruptError>(m, "CorruptError", error.ptr()).attr("__doc__") =
+      "A table was found damaged (then treated as missing)";
 
   // Every method reaches its C++ object through self_of(), which refuses an
   // object made by __new__ without __init__ (its memory holds no object).
   py::class_<PyValue>(m, "Value", "A value for the side to move: result 'win'/'draw'/'loss', plies (0 for WDL)")
-      .def_property_readonly("result", [](py::handle s) { return self_of<PyValue>(s, "Value").result; })
-      .def_property_readonly("plies", [](py::handle s) { return self_of<PyValue>(s, "Value").plies; })
-      .def_property_readonly("metric", [](py::handle s) { return self_of<PyValue>(s, "Value").metric; })
+      .def_property_readonly("result", [](py::handle s) { return self_of<PyValue>(s, "Value").result; },
+                             "'win', 'draw' or 'loss', for the side to move")
+      .def_property_readonly("plies", [](py::handle s) { return self_of<PyValue>(s, "Value").plies; },
+                             "Distance in plies (DTW: to the end of the game; DTC: to the next capture or "
+                             "promotion); 0 for WDL values and draws")
+      .def_property_readonly("metric", [](py::handle s) { return self_of<PyValue>(s, "Value").metric; },
+                             "The metric the value was probed in: 'wdl', 'dtw' or 'dtc'")
       .def("__eq__", [](py::handle a, py::handle b) -> py::object {
         if (!py::isinstance<PyValue>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
         const PyValue& x = self_of<PyValue>(a, "Value");
         const PyValue& y = self_of<PyValue>(b, "Value");
         return py::bool_(x.result == y.result && x.plies == y.plies);
-      })
+      }, "Equal result and plies (the metric is not compared)")
       .def("__repr__", [](py::handle s) {
         const PyValue& v = self_of<PyValue>(s, "Value");
         return "Value(" + v.result + (v.metric == "wdl" || v.result == "draw" ? "" : " in " + std::to_string(v.plies) + " plies") + ")";
-      });
+      }, "Value(win in 3 plies), Value(draw), ...");
 
   py::class_<PyMove>(m, "MoveValue", "A legal move and its value for the side that plays it")
-      .def_property_readonly("move", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").move; })
-      .def_property_readonly("from_square", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").from; })
-      .def_property_readonly("to_square", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").to; })
-      .def_property_readonly("taken", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").taken; })
-      .def_property_readonly("promotes", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").promotes; })
-      .def_property_readonly("dtw", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").dtw; })
-      .def_property_readonly("dtc", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").dtc; })
+      .def_property_readonly("move", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").move; },
+                             "The move in the variant's notation ('c3-d4', 'c3:e5', English '22-18')")
+      .def_property_readonly("from_square", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").from; },
+                             "Square the piece leaves (0..31: a1 = 0, c1 = 1, ..., h8 = 31)")
+      .def_property_readonly("to_square", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").to; },
+                             "Square the piece ends on (0..31)")
+      .def_property_readonly("taken", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").taken; },
+                             "Bitboard of the pieces captured (bit s = square s; 0 for a quiet move)")
+      .def_property_readonly("promotes", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").promotes; },
+                             "Whether a man becomes a king by this move")
+      .def_property_readonly("dtw", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").dtw; },
+                             "The move's DTW value for the side that plays it (a Value)")
+      .def_property_readonly("dtc", [](py::handle s) { return self_of<PyMove>(s, "MoveValue").dtc; },
+                             "The move's DTC value (a Value), or None when a DTC table it needs is missing")
       .def("__repr__", [](py::handle s) {
         const PyMove& x = self_of<PyMove>(s, "MoveValue");
         return "MoveValue(" + x.move + ", dtw " + x.dtw.result +
                (x.dtw.result == "draw" ? "" : " in " + std::to_string(x.dtw.plies)) + ")";
-      });
+      }, "MoveValue(c3-d4, dtw win in 3)");
 
   py::class_<PyTablebase>(m, "Tablebase",
                           "Tables of one variant under a folder (the folder given to `damka generate -o`).\n"
                           "Thread-safe: probes release the GIL.")
       .def(py::init<const std::string&, const std::filesystem::path&, std::size_t>(), py::arg("variant"),
-           py::arg("folder"), py::arg("cache_mb") = 64)
-      .def_property_readonly("variant", [](py::handle s) { return self_of<PyTablebase>(s, "Tablebase").variant(); })
+           py::arg("folder"), py::arg("cache_mb") = 64,
+           "Opens the tables of `variant` under `folder` (the folder given to `damka generate -o`, or its variant "
+           "subfolder), decompressed blocks held in a cache of `cache_mb` MiB. Raises damka.Error when the "
+           "variant is unknown or the folder cannot be read.")
+      .def_property_readonly("variant", [](py::handle s) { return self_of<PyTablebase>(s, "Tablebase").variant(); },
+                             "The variant's name ('russian', ...)")
       .def_property_readonly("folder", [](py::handle s) { return self_of<PyTablebase>(s, "Tablebase").folder(); },
                              "Where the files are read: <folder>/<family>")
       .def_property_readonly("max_pieces",
-                             [](py::handle s) { return self_of<PyTablebase>(s, "Tablebase").max_pieces(); })
+                             [](py::handle s) { return self_of<PyTablebase>(s, "Tablebase").max_pieces(); },
+                             "The most pieces of any table present (0: no tables)")
       .def("probe", [](py::handle s, const std::string& fen, const std::string& metric) {
              const PyTablebase& t = self_of<PyTablebase>(s, "Tablebase");
              return t.probe(t.from_fen(fen), metric);
@@ -317,7 +336,7 @@ PYBIND11_MODULE(damka, m) {
         const PyTablebase& t = self_of<PyTablebase>(s, "Tablebase");
         return "Tablebase(" + t.variant() + ", " + t.folder() + ", up to " + std::to_string(t.max_pieces()) +
                " pieces)";
-      });
+      }, "Tablebase(russian, data/tables/russian, up to 4 pieces)");
 
   m.def("perft", &py_perft, py::arg("variant"), py::arg("depth"), py::arg("fen") = "", py::arg("paths") = false,
         "Leaves of the move tree at `depth` plies (identical capture paths merged unless paths=True)");

@@ -156,5 +156,83 @@ class Module(unittest.TestCase):
         self.assertLess(longest_gap, 0.5 * done["s"], (longest_gap, done["s"]))
 
 
+def undocumented(module):
+    """Names of the module's public classes, functions, methods and properties
+    that have no docstring of their own (pybind11's signature lines do not count;
+    an overloaded function needs a docstring for every overload)."""
+    import inspect
+    import re
+    missing = []
+
+    def own_text(name, doc):
+        texts, current = [], None
+        for line in (doc or "").splitlines():
+            if line == "%s(*args, **kwargs)" % name:
+                continue  # the header of an overloaded function
+            if re.match(r"^(\d+\. )?%s\(" % re.escape(name), line):
+                current = []
+                texts.append(current)
+            elif line.strip() and line.strip() != "Overloaded function." and current is not None:
+                current.append(line)
+        return texts and all(texts)
+
+    if not (module.__doc__ or "").strip():
+        missing.append(module.__name__)
+    for name, obj in vars(module).items():
+        if name.startswith("_"):
+            continue
+        if inspect.isclass(obj):
+            if not (obj.__doc__ or "").strip():
+                missing.append(name)
+            for attr, member in vars(obj).items():
+                if attr.startswith("__") and attr not in ("__init__", "__eq__", "__repr__"):
+                    continue
+                if attr == "__init__" and (member.__doc__ or "").startswith("Initialize self"):
+                    continue  # no constructor from Python (made by the module only)
+                if isinstance(member, property):
+                    if not (member.__doc__ or "").strip():
+                        missing.append(name + "." + attr)
+                elif callable(member) and not own_text(attr, member.__doc__):
+                    missing.append(name + "." + attr)
+        elif callable(obj) and not own_text(name, obj.__doc__):
+            missing.append(name)
+    return missing
+
+
+class Readme(unittest.TestCase):
+    def test_the_readme_examples_answer_as_shown(self):
+        """Each line of the README's Python example whose comment shows an
+        answer (a Value, a list, a number) gives that answer (a list ending in
+        ', ...]' by its beginning)."""
+        import re
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")) as f:
+            readme = f.read()
+        block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+        scope = {"damka": damka, "tb": damka.Tablebase("russian", TABLES)}
+        checked = 0
+        for line in block.splitlines():
+            m = re.match(r"^(.*?)\s+# (Value\(.*|\[.*|\d+)$", line)
+            if not m or line.startswith("import"):
+                continue
+            shown = m.group(2)
+            got = repr(eval(m.group(1), scope))
+            if shown.endswith(", ...]"):
+                self.assertTrue(got.startswith(shown[:-5]), (line, got[:200]))
+            else:
+                self.assertEqual(got, shown, line)
+            checked += 1
+        self.assertGreaterEqual(checked, 4)
+
+
+class Docs(unittest.TestCase):
+    def test_every_class_method_and_property_has_a_docstring(self):
+        self.assertEqual(undocumented(damka), [])
+        # The check itself sees a missing docstring.
+        import types
+        fake = types.ModuleType("fake", "a module")
+        fake.f = lambda: 0
+        self.assertEqual(undocumented(fake), ["f"])
+
+
 if __name__ == "__main__":
     unittest.main(argv=sys.argv[:1], verbosity=2)

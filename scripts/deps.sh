@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(g++ cmake make pkg-config libzstd-dev libxxhash-dev libcli11-dev nlohmann-json3-dev
           librapidcheck-dev googletest libgtest-dev libbenchmark-dev python3-dev python3-pybind11 pybind11-dev
+          python3-venv python3-setuptools python3-wheel  # pip install . (pyproject.toml) into a venv, offline
           clang libclang-rt-14-dev libomp-dev  # clang: libFuzzer targets (scripts/fuzz.sh)
           libcpp-httplib-dev chromium  # damka serve; its browser test runs Chromium headless
           openmpi-bin libopenmpi-dev)  # mpirun -np N damka generate (README, "Building on several machines")

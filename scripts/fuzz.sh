@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(fuzz_fen fuzz_move fuzz_table fuzz_rulebook fuzz_game fuzz_http)
+((${#targets[@]})) || targets=(fuzz_fen fuzz_move fuzz_table fuzz_rulebook fuzz_game fuzz_http fuzz_pdn)
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Release -DDAMKA_FUZZ=ON \
   -DDAMKA_TESTS=OFF -DDAMKA_BENCH=OFF >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]}" c_api_enum_check

@@ -28,6 +28,7 @@
 #include <sstream>
 #include <thread>
 
+#include "damka/index.hpp"
 #include "damka/material_stats.hpp"
 #include "damka/notation.hpp"
 #include "damka/position_report.hpp"
@@ -209,6 +210,8 @@ struct Server::Impl {
   bool stop_requested = false, run_started = false;
   std::atomic<bool> run_done{false};
   int bound_port = -1;
+  std::thread warm_thread;              // warm_statutes(), when ServeOptions::warm_statutes
+  std::atomic<bool> warm_stop{false};
 
   void log(const std::string& line) {
     if (opt.log) {
@@ -288,6 +291,49 @@ struct Server::Impl {
       }
     }
     return q;
+  }
+
+  // The statute values every statute request of the variants' materials
+  // reads (ValueSource::statute_table), computed once: per variant, rulebook,
+  // judgeable clause and material it covers, smallest materials first, each
+  // under the variant's statute lock (a request waits for one material at
+  // most), until `warm_statutes_bytes` of counts or a stop.
+  void warm_statutes() {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::uint64_t bytes = 0;
+    int computed = 0;
+    bool budget_reached = false;
+    for (auto& [v, vs] : variants) {
+      std::vector<Material> ms = vs->materials;
+      std::stable_sort(ms.begin(), ms.end(),
+                       [](const Material& a, const Material& b) { return MaterialIndex(a).size() < MaterialIndex(b).size(); });
+      for (const std::string& name : vs->rulebooks) {
+        const Rulebook& book = books.at(name);
+        for (const Clause& c : book.clauses) {
+          if (!c.judgeable) continue;
+          for (const Material& m : ms) {
+            if (warm_stop) return;
+            if (!clause_matches_material(book, c, m)) continue;
+            const std::uint64_t need = MaterialIndex(m).size() * 2 * sizeof(std::uint16_t);
+            if (bytes + need > opt.warm_statutes_bytes) {
+              budget_reached = true;
+              continue;
+            }
+            std::lock_guard lock(vs->statutes_mu);
+            if (!vs->values) vs->values = std::make_unique<TableDirValues>(*vs->rules, opt.tables);
+            if (vs->values->statute_table(book, c, m).ok()) {
+              bytes += need;
+              ++computed;
+            }
+          }
+        }
+      }
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.1f", s);
+    log("damka serve: statute values ready: " + std::to_string(computed) + " (clause, material) pairs in " + secs +
+        " s" + (budget_reached ? " (larger materials are computed on first request)" : ""));
   }
 
   json statutes_of(VariantState& vs, const Query& q) {
@@ -456,6 +502,7 @@ Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {
 }
 Server::~Server() {
   stop();
+  if (impl_->warm_thread.joinable()) impl_->warm_thread.join();
   if (impl_->listen_fd >= 0) ::close(impl_->listen_fd);
   if (impl_->wake_fd >= 0) ::close(impl_->wake_fd);
 }
@@ -610,6 +657,7 @@ void Server::run() {
     if (s.stop_requested || s.listen_fd < 0) return;
     s.run_started = true;
   }
+  if (s.opt.warm_statutes && !s.warm_thread.joinable()) s.warm_thread = std::thread([&s] { s.warm_statutes(); });
   // Workers answer whole requests; a kept-alive connection goes back to the gate.
   s.pool = std::make_unique<httplib::ThreadPool>(static_cast<std::size_t>(s.opt.threads));
   serve_detail::GateLimits limits;
@@ -667,6 +715,7 @@ void Server::stop() {
     std::lock_guard lock(s.run_mu);
     s.stop_requested = true;
   }
+  s.warm_stop = true;
   const std::uint64_t one = 1;
   [[maybe_unused]] const ssize_t w = ::write(s.wake_fd, &one, sizeof one);
 }

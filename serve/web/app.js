@@ -212,9 +212,17 @@ function showPosition() {
   const pv = $("pv");
   pv.replaceChildren();
   if (d && Array.isArray(d.pv)) {
+    // Numbered by full moves as PDN (and `damka probe --pv`) writes them:
+    // "1." before the first side's moves, "1..." when the line starts with the second side's.
+    const firstSide = (v.start_fen || "W").startsWith("B") ? "black" : "white";
+    let number = 1;
     d.pv.forEach((m, i) => {
+      const side = (i % 2 === 0) === (d.side_to_move === "white") ? "white" : "black";
+      const label = side === firstSide ? `${number}.` : i === 0 ? `${number}...` : "";
+      if (side !== firstSide) number += 1;
       const li = Object.assign(document.createElement("li"),
                                { textContent: m, className: i === 0 ? "next" : "", title: "play the line up to here" });
+      if (label) li.dataset.number = label;
       li.addEventListener("click", () => playLine(d.pv.slice(0, i + 1)));
       pv.appendChild(li);
     });
@@ -240,6 +248,16 @@ async function showStatutes() {
   const id = state.request;
   const url = `/api/v1/${state.variant.name}/statutes?fen=${encodeURIComponent(state.fen)}` +
               `&rulebook=${encodeURIComponent(book)}&moves=${Math.max(0, +$("moves-played").value || 0)}`;
+  // Progress while the verdict is computed (the first request for a material
+  // may compute its statute values: seconds on large tables).
+  const t0 = Date.now();
+  const progress = Object.assign(document.createElement("p"), { id: "statute-progress", className: "computing",
+                                                                textContent: "computing the verdict\u2026" });
+  box.replaceChildren(progress);
+  const timer = setInterval(() => {
+    progress.textContent = `computing the verdict\u2026 ${Math.round((Date.now() - t0) / 1000)} s ` +
+                           "(the first request for a material computes its statute values)";
+  }, 500);
   try {
     const s = (await getJson(url)).statutes;
     if (id !== state.request) return;
@@ -271,6 +289,8 @@ async function showStatutes() {
     }
   } catch (e) {
     if (id === state.request) box.textContent = e.message;
+  } finally {
+    clearInterval(timer);
   }
 }
 

@@ -6,8 +6,11 @@ namespace {
 
 const char* colour_name(Color c) { return c == Color::White ? "White" : "Black"; }
 
+// "1 move", "2 moves".
+std::string counted(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
 std::string count_phrase(const ClauseJudgement& j) {
-  return "statute-aware count " + std::to_string(j.count.plies) + " plies";
+  return "statute-aware count " + counted(j.count.plies, "ply", "plies");
 }
 
 int played_under(const StatuteCounters& counters, const Clause& c) {
@@ -118,23 +121,23 @@ Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const P
   auto played = [](const ClauseJudgement& x) { return std::to_string(x.moves_played) + " played"; };
   if (!d) {
     s = "no clause of " + book.name + " applies; ";
-    s += v.winner ? std::string(colour_name(*v.winner)) + " wins (DTW " + std::to_string(v.value.plies) + " plies)"
+    s += v.winner ? std::string(colour_name(*v.winner)) + " wins (DTW " + counted(v.value.plies, "ply", "plies") + ")"
                   : std::string("a draw with perfect play");
   } else if (!v.winner) {
-    s = "a draw with perfect play; " + d->number + " would declare a draw after " + std::to_string(d->limit) +
-        " moves (" + std::to_string(std::max(0, d->moves_left)) + " left)";
+    s = "a draw with perfect play; " + d->number + " would declare a draw after " +
+        counted(d->limit, "move", "moves") + " (" + std::to_string(std::max(0, d->moves_left)) + " left)";
   } else if (v.wins_in_time) {
-    s = std::string(colour_name(*v.winner)) + " wins in time: " + d->number + " allows " + std::to_string(d->limit) +
-        " moves, " + played(*d) + ", " + std::to_string(d->moves_left) + " left; the win needs " +
+    s = std::string(colour_name(*v.winner)) + " wins in time: " + d->number + " allows " +
+        counted(d->limit, "move", "moves") + ", " + played(*d) + ", " + std::to_string(d->moves_left) + " left; the win needs " +
         std::to_string(d->moves_needed) + " (" + count_phrase(*d) + ")";
   } else if (d->moves_needed < 0) {
     s = "draw by " + d->number + ": every way " + colour_name(*v.winner) +
         " has to win leaves the balance into a position the statute draws (limit " + std::to_string(d->limit) + ", " +
         played(*d) + "); without the statute " + colour_name(*v.winner) + " wins";
   } else {
-    s = "draw by " + d->number + ": " + colour_name(*v.winner) + " needs " + std::to_string(d->moves_needed) +
-        " moves (" + count_phrase(*d) + ") but " +
-        (d->moves_left > 0 ? "only " + std::to_string(d->moves_left) + " are left"
+    s = "draw by " + d->number + ": " + colour_name(*v.winner) + " needs " +
+        counted(d->moves_needed, "move", "moves") + " (" + count_phrase(*d) + ") but " +
+        (d->moves_left > 0 ? "only " + counted(d->moves_left, "is left", "are left")
                            : std::string("the limit is already reached")) +
         " (limit " + std::to_string(d->limit) + ", " + played(*d) + "); without the statute " +
         colour_name(*v.winner) + " wins";

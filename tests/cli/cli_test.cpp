@@ -48,7 +48,7 @@ fs::path Cli::dir_;
 TEST_F(Cli, HelpForEveryCommand) {
   const Outcome top = damka("--help");
   EXPECT_EQ(top.code, 0);
-  for (const char* c : {"perft", "generate", "verify", "info", "probe", "statutes"}) {
+  for (const char* c : {"perft", "generate", "verify", "info", "probe", "statutes", "annotate"}) {
     EXPECT_NE(top.out.find(c), std::string::npos) << c;
     const Outcome r = damka(std::string(c) + " --help");
     EXPECT_EQ(r.code, 0) << c << ": " << r.out;

@@ -121,6 +121,45 @@ TEST_F(Contract, ProbeFindsTheVariantFromTheFenAndTheFolder) {
   EXPECT_EQ(j["folder"], dir_.string());
 }
 
+// A rulebook for two variants whose tables are both there (Ukrainian-64:
+// Russian and Brazilian), or neither: every command taking a rulebook asks
+// for -v and names them; with -v it runs.
+TEST_F(Contract, ARulebookForSeveralVariantsPresentAsksForOne) {
+  const fs::path two = fs::temp_directory_path() / ("damka-contract-two-" + std::to_string(::getpid()));
+  fs::remove_all(two);
+  fs::create_directories(two);
+  fs::copy(dir_ / "russian", two / "russian", fs::copy_options::recursive);
+  ASSERT_EQ(run("generate -v brazilian -n 3 -t 2 -o " + two.string()).code, 0);
+  const std::string game = (two / "game.pdn").string();
+  {
+    std::FILE* f = std::fopen(game.c_str(), "w");
+    ASSERT_TRUE(f);
+    std::fputs("[FEN \"W:WKc3,Ke5:BKh8\"]\n1. c3-d4 *\n", f);
+    std::fclose(f);
+  }
+  for (const std::string& cmd :
+       {"statutes --rulebook ukrainian-64 --max-pieces 3 --tables " + two.string(),
+        "annotate --rulebook ukrainian-64 --tables " + two.string() + " " + game}) {
+    Outcome r = run(cmd);
+    EXPECT_EQ(r.code, 2) << cmd << "\n" << r.out;
+    EXPECT_TRUE(has(r.out, "several variants")) << cmd << "\n" << r.out;
+    EXPECT_TRUE(has(r.out, "russian, brazilian")) << cmd << "\n" << r.out;
+    EXPECT_TRUE(has(r.out, "-v")) << cmd << "\n" << r.out;
+    int code = 0;
+    const json j = run_json(cmd + " -v brazilian", code);
+    EXPECT_EQ(code, 0) << cmd << "\n" << j.dump(2);
+    EXPECT_EQ(j["variant"], "brazilian") << cmd;
+  }
+  // No tables of either variant there: still asks.
+  const fs::path none = two / "empty";
+  fs::create_directories(none);
+  Outcome r = run("statutes --rulebook ukrainian-64 --tables " + none.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "russian, brazilian")) << r.out;
+  EXPECT_TRUE(has(r.out, "-v")) << r.out;
+  fs::remove_all(two);
+}
+
 TEST_F(Contract, TablesForOtherRulesAreNamedTheSameWayAndVerifyListsEveryBadFile) {
   const fs::path copy = fs::temp_directory_path() / ("damka-contract-foreign-" + std::to_string(::getpid()));
   fs::remove_all(copy);
@@ -221,6 +260,7 @@ TEST_F(Contract, ErrorsUnderJsonAreJsonOnStdoutWithANonZeroExit) {
       "statutes --rulebook no-such-book",
       "probe --tables /nonexistent/tables 'W:WKa1:BKh8'",
       "perft --no-such-option",
+      "annotate /nonexistent/games.pdn",
   };
   for (const char* args : bad) {
     int code = 0;

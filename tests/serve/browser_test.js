@@ -59,6 +59,8 @@ async function shown(page) {
     moves: [...document.querySelectorAll("#moves li")].map((li) => ({
       move: li.querySelector("button") && li.querySelector("button").dataset.move, cls: li.className })),
     pv: [...document.querySelectorAll("#pv li")].map((li) => li.textContent),
+    pvText: [...document.querySelectorAll("#pv li")]
+      .map((li) => (li.dataset.number ? li.dataset.number + " " : "") + li.textContent).join(" "),
     pieces: [...document.querySelectorAll("#board g.piece")].map((g) => g.dataset.piece + ":" + g.dataset.kind).sort(),
     squares: [...document.querySelectorAll("#board rect[data-square]")].map((r) => r.dataset.square),
     permalink: document.getElementById("permalink").getAttribute("href"),
@@ -74,7 +76,8 @@ async function waitIdle(page, fen, base, variant) {
   await page.waitForFunction((f) => document.body.dataset.loading === "" &&
                                (!f || document.getElementById("fen").value === f), { timeout: 20000 }, fen);
   // The statute panel is filled after the values: wait for it too.
-  await page.waitForFunction(() => document.getElementById("statutes").textContent !== "", { timeout: 20000 });
+  await page.waitForFunction(() => document.getElementById("statutes").textContent !== "" &&
+                             !document.getElementById("statute-progress"), { timeout: 20000 });
 }
 
 async function checkValues(page, base, variant, label) {
@@ -85,6 +88,13 @@ async function checkValues(page, base, variant, label) {
   check(same(s.moves.map((m) => [m.move, m.cls]), j.moves.map((m) => [m.move, m.result])),
         `${label}: move list in the API's order with its colours`, { shown: s.moves, api: j.moves });
   check(same(s.pv, j.pv), `${label}: principal variation shown`, { shown: s.pv, api: j.pv });
+  if (j.pv.length) {
+    // Numbered in full moves as `damka probe --pv` writes the line (one numbering everywhere).
+    const cli = require("child_process").execFileSync(env("DAMKA_EXE"),
+      ["probe", "--pv", "-v", variant, "--tables", env("DAMKA_SERVE_TABLES"), s.fen], { encoding: "utf8" });
+    const line = (cli.match(/^Principal variation \(\d+ pl(?:y|ies)\): (.*)$/m) || [])[1];
+    check(line === s.pvText, `${label}: PV numbered in moves as the CLI writes it`, { shown: s.pvText, cli: line });
+  }
   return { s, j };
 }
 
@@ -157,6 +167,22 @@ async function main() {
     check(s.statutes === verdict.statutes.summary, "statute panel shows the verdict", { shown: s.statutes,
           api: verdict.statutes.summary });
     await checkValues(page, base, "russian", "3Kv1K");
+    // While a verdict is computed the panel says so, with the seconds spent:
+    // the statute request held back 1.5 s here, as a first request on large tables takes.
+    await page.setRequestInterception(true);
+    const hold = (r) => (r.url().includes("/statutes?") ? setTimeout(() => r.continue(), 1500) : r.continue());
+    page.on("request", hold);
+    await page.$eval("#moves-played", (e) => { e.value = "1"; e.dispatchEvent(new Event("change")); });
+    const during = await page.waitForSelector("#statute-progress", { timeout: 1000 }).then(
+      () => page.$eval("#statute-progress", (e) => e.textContent), () => "");
+    await page.waitForFunction(() => !document.getElementById("statute-progress") &&
+                               document.getElementById("statute-summary"), { timeout: 20000 });
+    check(during.startsWith("computing the verdict"), "statute panel shows progress while the verdict is computed",
+          during);
+    page.off("request", hold);
+    await page.setRequestInterception(false);
+    await page.$eval("#moves-played", (e) => { e.value = "0"; e.dispatchEvent(new Event("change")); });
+    await waitIdle(page);
     // The material's statistics panel: the API's counts and longest win.
     const st = (await (await fetch(`${base}/api/v1/russian/stats?material=3Kv1K`)).json()).materials[0];
     const panel = await page.$eval("#stats", (e) => e.textContent);

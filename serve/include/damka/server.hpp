@@ -65,6 +65,13 @@ struct ServeOptions {
   int idle_timeout_ms = 5000;       // a connection silent this long is closed
   int max_client_connections = 32;  // per client address
   int max_connections = 512;        // in all
+  // Once run() starts: compute every rulebook's statute values of the tables'
+  // materials on a background thread, smallest materials first, up to
+  // `warm_statutes_bytes` of counts in memory (the rest on first request), so
+  // that a statute request need not wait for them.  Requests for a variant
+  // wait only while the one material being computed finishes.
+  bool warm_statutes = false;
+  std::uint64_t warm_statutes_bytes = std::uint64_t{256} << 20;
   // One line per request (and table errors); default: standard error.
   std::function<void(const std::string&)> log;
 };

@@ -49,6 +49,7 @@
 #include "damka/material_reader.hpp"
 #include "damka/movegen.hpp"
 #include "damka/metric_spec.hpp"
+#include "damka/pdn.hpp"
 #include "damka/position.hpp"
 #include "damka/rules.hpp"
 #include "damka/solver.hpp"
@@ -399,11 +400,17 @@ struct GameRecord {
   std::vector<Move> moves;
   Position final_position() const;
 };
-// Reads a game: PDN (tags such as [FEN "W:W...:B..."], move numbers,
-// comments in braces, a result) or a plain move list ("c3-d4 f6-g5 ...",
-// captures with ':' or 'x').  Without a FEN tag the game starts from the
-// variant's start position.  Errors name the move that is not legal.
+// Reads one game: PDN as read_pdn reads it (tags such as [FEN "W:W...:B..."],
+// move numbers, comments, variations and NAGs left out, a result) or a plain
+// move list ("c3-d4 f6-g5 ...", captures with ':' or 'x').  Without a FEN tag
+// the game starts from the variant's start position.  Errors: the text holds
+// several games, a reading error (with its line), the move that is not legal.
 Expected<GameRecord> parse_game(const Rules& rules, std::string_view text);
+// The game of one PDN game read by read_pdn (pdn.hpp): its FEN tag (else the
+// variant's start position) and its moves, each of which must be legal.
+// Errors: the game's own reading error, a bad FEN tag, the first move that is
+// not legal (its number and the position).  Cost: one parse_move per move.
+Expected<GameRecord> game_from_pdn(const Rules& rules, const PdnGame& pdn);
 // Each clause's count at the end of the game, as an arbiter counts it: a
 // count starts where an entry of the clause first covers a position, runs in
 // moves of that entry's stronger side, and ends at a capture, a promotion
@@ -412,6 +419,10 @@ Expected<GameRecord> parse_game(const Rules& rules, std::string_view text);
 // (entries sharing a number share one count).  Cost: one clause_covers per
 // clause and move.
 StatuteCounters count_game(const Rulebook& book, const GameRecord& game);
+// The same counts after every ply: element i holds the counts running in the
+// position after i moves (element 0: the start; the last: count_game's).
+// Cost as count_game; memory one map per ply.
+std::vector<StatuteCounters> count_game_plies(const Rulebook& book, const GameRecord& game);
 
 // One applicable clause, judged for a position.
 struct ClauseJudgement {
