@@ -114,23 +114,9 @@ void register_annotate(CLI::App& app, int& rc) {
     report.set("variant", std::string(rules->name));
     report.set("folder", root.string());
     TablebaseOptions topt;
-    auto seen = std::make_shared<std::set<std::string>>();
-    topt.on_error = [report, seen](const std::string& message) {
-      if (seen->insert(message).second) report.warn("error: " + message);
-    };
-    auto opened = Tablebase::open(*rules, root, topt);
-    if (!opened) {
-      rc = report.fail(1, "cannot open tables: " + opened.message());
-      return;
-    }
-    const Tablebase& tb = **opened;
-    report.set("tables_folder", tb.directory().string());
-    if (tb.max_pieces() == 0) {
-      rc = report.fail(1, "no " + std::string(rules->name) + " tables in " + tb.directory().string() +
-                              " (build them with `damka generate -v " + std::string(rules->name) + " -o " +
-                              root.string() + "`)");
-      return;
-    }
+    auto opened = open_command_tables(report, *rules, root, topt, rc);
+    if (!opened) return;
+    const Tablebase& tb = *opened;
     AnnotateOptions aopt;
     aopt.rulebook = book ? &*book : nullptr;
     Json out_games = Json::array(), skipped = Json::array();

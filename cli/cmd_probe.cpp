@@ -170,25 +170,9 @@ void register_probe(CLI::App& app, int& rc) {
     }
     TablebaseOptions topt;
     topt.cache_bytes = std::size_t{16} << 20;
-    // Each problem once (an I/O failure may repeat on every probe that needs the file).
-    auto seen = std::make_shared<std::set<std::string>>();
-    topt.on_error = [report, seen](const std::string& message) {
-      if (seen->insert(message).second) report.warn("error: " + message);
-    };
-    auto opened = Tablebase::open(*rules, root, topt);
-    if (!opened) {
-      rc = report.fail(1, "cannot open tables: " + opened.message() + " (build them with `damka generate -v " +
-                              std::string(rules->name) + " -o " + root.string() + "`)");
-      return;
-    }
-    const Tablebase& tb = **opened;
-    report.set("tables_folder", tb.directory().string());
-    if (tb.max_pieces() == 0) {
-      rc = report.fail(1, "no " + std::string(rules->name) + " tables in " + tb.directory().string() +
-                              " (build them with `damka generate -v " + std::string(rules->name) + " -o " +
-                              root.string() + "`)");
-      return;
-    }
+    auto opened = open_command_tables(report, *rules, root, topt, rc);
+    if (!opened) return;
+    const Tablebase& tb = *opened;
     const std::string note = shared_folder_note(*rules, root);
 
     std::optional<Expected<StatuteVerdict>> verdict;

@@ -1,6 +1,9 @@
 // Shared helpers of the subcommands (common.hpp).
 #include "common.hpp"
 
+#include <memory>
+#include <set>
+
 #include "commands.hpp"
 
 #include "damka/generate.hpp"
@@ -110,6 +113,28 @@ Json generate_json(const Rules& rules, const std::filesystem::path& out, Json ta
   if (!note.empty()) j["note"] = note;
   j["tables"] = std::move(tables);
   return j;
+}
+
+std::unique_ptr<Tablebase> open_command_tables(Report& report, const Rules& rules,
+                                               const std::filesystem::path& root, TablebaseOptions topt, int& rc) {
+  // Each problem once (an I/O failure may repeat on every probe that needs the file).
+  auto seen = std::make_shared<std::set<std::string>>();
+  topt.on_error = [report, seen](const std::string& message) {
+    if (seen->insert(message).second) report.warn("error: " + message);
+  };
+  const std::string build = " (build them with `damka generate -v " + std::string(rules.name) + " -o " +
+                            root.string() + "`)";
+  auto opened = Tablebase::open(rules, root, topt);
+  if (!opened) {
+    rc = report.fail(1, "cannot open tables: " + opened.message() + build);
+    return nullptr;
+  }
+  report.set("tables_folder", (*opened)->directory().string());
+  if ((*opened)->max_pieces() == 0) {
+    rc = report.fail(1, "no " + std::string(rules.name) + " tables in " + (*opened)->directory().string() + build);
+    return nullptr;
+  }
+  return std::move(*opened);
 }
 
 }  // namespace damka::cli

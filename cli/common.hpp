@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "damka/expected.hpp"
+#include "damka/probe.hpp"
 #include "damka/rules.hpp"
 #include "damka/table_scan.hpp"
 
@@ -81,5 +82,13 @@ inline std::filesystem::path exe_dir() {
 // generating: `-m` must fit in `-n`; the top-level object of its JSON.
 std::string material_outside_pieces(const std::string& material, int pieces, int max_pieces);
 Json generate_json(const Rules& rules, const std::filesystem::path& out, Json tables);
+
+// Opens the tables of `rules` under `root` for a command that reads them
+// (probe, annotate): each read problem the Tablebase meets is warned once,
+// "tables_folder" is set on the report.  Null (rc set to 1, the failure
+// reported) when the folder cannot be opened or holds no table of the
+// variant.  `topt.on_error` is replaced.
+std::unique_ptr<Tablebase> open_command_tables(Report& report, const Rules& rules,
+                                               const std::filesystem::path& root, TablebaseOptions topt, int& rc);
 
 }  // namespace damka::cli
