@@ -12,6 +12,7 @@
 #include "info_stats.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/words.hpp"
 
 namespace damka::cli {
 namespace {
@@ -35,13 +36,7 @@ bool is_table_name(const fs::path& p) {
 }
 
 // "win in 5", "draw", "loss in 0" (plies; WDL tables have no distances).
-std::string code_text(std::uint16_t code, Metric metric) {
-  const Value v = Value::decode(code);
-  if (v.wdl == Wdl::Draw) return "draw";
-  std::string s = v.wdl == Wdl::Win ? "win" : "loss";
-  if (metric != Metric::WDL) s += " in " + std::to_string(v.plies);
-  return s;
-}
+std::string code_text(std::uint16_t code, Metric metric) { return value_short(Value::decode(code), metric); }
 
 // Codes in reading order: wins by distance, draw, losses by distance.
 std::vector<std::uint16_t> code_order(std::size_t n) {
@@ -74,7 +69,7 @@ Json to_json(const TableInfo& t) {
     const std::uint64_t b = t.counts.black_to_move.empty() ? 0 : t.counts.black_to_move[c];
     if (w + b == 0) continue;
     const Value v = Value::decode(c);
-    Json e = {{"code", c}, {"result", v.wdl == Wdl::Win ? "win" : v.wdl == Wdl::Loss ? "loss" : "draw"},
+    Json e = {{"code", c}, {"result", result_word(v.wdl)},
                         {"white_to_move", w}, {"count", w + b}};
     if (h.metric != Metric::WDL) e["plies"] = v.plies;
     if (h.sides() == 2) e["black_to_move"] = b;

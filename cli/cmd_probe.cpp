@@ -14,28 +14,15 @@
 #include "damka/statutes.hpp"
 #include "damka/table_scan.hpp"
 #include "damka/position_report.hpp"
+#include "damka/statutes_json.hpp"
 
 namespace damka::cli {
 namespace {
 
-std::string materials_text(const std::vector<Material>& ms) {
-  std::string s;
-  for (const Material& m : ms) s += (s.empty() ? "" : ", ") + m.name();
-  return s;
-}
-
-// "unknown (no table: 2Kv1K)" and the like.
+// "unknown (no wdl table for 2Kv1K in T/russian)" and the like.
 std::string status_text(const Tablebase& tb, const Position& p, ProbeStatus s, Metric m) {
-  if (s == ProbeStatus::Unknown) {
-    const auto missing = tb.missing_tables(p, m);
-    if (!missing.empty())
-      return "unknown (no " + std::string(metric_name(m)) + " table for " + materials_text(missing) + " in " +
-             tb.directory().string() + ")";
-  }
-  if (s == ProbeStatus::Corrupt) {
-    const auto errors = tb.errors();
-    if (!errors.empty()) return "unknown (table refused: " + errors.back() + ")";
-  }
+  if (s == ProbeStatus::Unknown) return "unknown (" + probe_status_error(tb, p, s, m).message() + ")";
+  if (s == ProbeStatus::Corrupt) return "unknown (table refused: " + probe_status_error(tb, p, s, m).message() + ")";
   return std::string(probe_status_name(s));
 }
 
@@ -162,10 +149,8 @@ void register_probe(CLI::App& app, int& rc) {
       p = game->final_position();
     }
     const std::string fen_text = to_fen(*rules, p);
-    if (!p.is_valid() || p.pieces(opposite(p.side_to_move)) == 0) {
-      rc = report.fail(2, "invalid position " + quote_for_message(fen_text) + ": " +
-                              (p.is_valid() ? "the side not to move has no pieces (the game is over)"
-                                            : "a man stands on its own promotion row"));
+    if (const char* why = unprobeable_reason(p)) {
+      rc = report.fail(2, "invalid position " + quote_for_message(fen_text) + ": " + why);
       return;
     }
     TablebaseOptions topt;
@@ -213,7 +198,6 @@ void register_probe(CLI::App& app, int& rc) {
     std::vector<RootMove> root_moves;
     RootRanking ranking = RootRanking::None;
     const ProbeStatus root_status = tb.probe_root(p, root_moves, ranking);
-    const char* ranking_name = ranking == RootRanking::DTW ? "dtw" : ranking == RootRanking::DTC ? "dtc" : "none";
 
     if (o->json) {
       // The same JSON as `damka serve` answers (serve/include/damka/position_report.hpp),
@@ -224,19 +208,12 @@ void register_probe(CLI::App& app, int& rc) {
       if (!note.empty()) j["note"] = note;
       // Without the full move list (DTW missing), the value-keeping moves.
       if (moves_status != ProbeStatus::Ok && root_status == ProbeStatus::Ok) {
-        nlohmann::json arr = nlohmann::json::array();
-        for (const RootMove& r : root_moves) {
-          nlohmann::json e = {{"move", move_to_string(*rules, p, r.move)},
-                              {"result", r.wdl.wdl == Wdl::Win ? "win" : r.wdl.wdl == Wdl::Loss ? "loss" : "draw"}};
-          e["dtw"] = r.dtw_known && r.dtw.wdl != Wdl::Draw ? nlohmann::json(r.dtw.plies) : nlohmann::json(nullptr);
-          e["dtc"] = r.dtc_known && r.dtc.wdl != Wdl::Draw ? nlohmann::json(r.dtc.plies) : nlohmann::json(nullptr);
-          arr.push_back(e);
-        }
-        j["root_moves"] = arr;
-        j["root_ranking"] = ranking_name;
+        // Keys sorted, as before (nlohmann::json).
+        j["root_moves"] = nlohmann::json(root_moves_json(*rules, p, root_moves));
+        j["root_ranking"] = root_ranking_name(ranking);
       }
       if (verdict) {
-        j["statutes"] = statutes_json(o->rulebook, 0, *verdict);
+        j["statutes"] = nlohmann::json(statutes_json(o->rulebook, 0, *verdict));  // keys sorted
         j["statutes"].erase("moves_played");
         j["statutes"]["counters"] = counters_json;
         if (game) j["statutes"]["game_moves"] = game->moves.size();
@@ -256,7 +233,7 @@ void register_probe(CLI::App& app, int& rc) {
       std::cout << j.dump(2) << "\n";
     } else {
       std::printf("%s, %s to move\n", std::string(rules->display_name).c_str(),
-                  p.side_to_move == Color::White ? "White" : "Black");
+                  color_title(p.side_to_move));
       if (!note.empty()) std::printf("%s\n", note.c_str());
       std::printf("%s\n", board_diagram(*rules, p).c_str());
       std::printf("FEN       %s\n", to_fen(*rules, p).c_str());

@@ -8,7 +8,7 @@
 #   P/lib/pkgconfig/damka.pc             pkg-config, shared library; damka-static.pc for the static ones
 include(CMakePackageConfigHelpers)
 
-set(damka_areas rules format generator probe statutes)
+set(damka_areas rules format words generator probe statutes)
 foreach(area ${damka_areas})
   set_target_properties(damka_${area} PROPERTIES EXPORT_NAME ${area})
   # The C++ API needs C++20 (std::popcount, concepts): a consumer's C++ code is
@@ -29,7 +29,7 @@ foreach(area ${damka_areas})
   target_sources(damka_shared PRIVATE $<TARGET_OBJECTS:damka_${area}>)
 endforeach()
 target_link_libraries(damka_shared PRIVATE PkgConfig::ZSTD PkgConfig::XXHASH OpenMP::OpenMP_CXX Threads::Threads)
-target_link_libraries(damka_shared INTERFACE nlohmann_json::nlohmann_json)  # damka/statutes.hpp uses it
+target_link_libraries(damka_shared INTERFACE nlohmann_json::nlohmann_json)  # statutes.hpp, words_json.hpp use it
 target_include_directories(damka_shared INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 foreach(area ${damka_areas})
   target_include_directories(damka_shared INTERFACE $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/${area}/include>)
@@ -40,7 +40,7 @@ set_target_properties(damka_shared PROPERTIES OUTPUT_NAME damka EXPORT_NAME shar
 add_library(damka::shared ALIAS damka_shared)
 
 install(TARGETS damka RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS damka_rules damka_format damka_generator damka_probe damka_statutes damka_shared
+install(TARGETS damka_rules damka_format damka_words damka_generator damka_probe damka_statutes damka_shared
         EXPORT damkaTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -5,7 +5,8 @@
 // Errors are Python exceptions carrying the library's message: damka.Error
 // (bad arguments, FENs, folders, rulebooks), with damka.UnknownError (a table
 // the answer needs is missing) and damka.CorruptError (a table was found
-// damaged) as subclasses.  Probing, moves, PV, verdicts and perft release the
+// damaged) as subclasses.  The class is chosen by the error's code
+// (ErrorCode, expected.hpp), never by its text.  Probing, moves, PV, verdicts and perft release the
 // GIL: a Tablebase may be probed from many Python threads at once.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -19,7 +20,9 @@
 #include "damka/notation.hpp"
 #include "damka/probe.hpp"
 #include "damka/statutes.hpp"
+#include "damka/statutes_json.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/words.hpp"
 
 namespace py = pybind11;
 using namespace damka;
@@ -36,6 +39,17 @@ struct CorruptError : DamkaError {
   using DamkaError::DamkaError;
 };
 
+// Raises the exception of an error's code: NotFound UnknownError, Corrupt
+// CorruptError, every other code damka.Error.
+[[noreturn]] void raise_error(const Error& e, const std::string& prefix = {}) {
+  const std::string message = prefix + e.message();
+  switch (e.code()) {
+    case ErrorCode::NotFound: throw UnknownError(message);
+    case ErrorCode::Corrupt: throw CorruptError(message);
+    default: throw DamkaError(message);
+  }
+}
+
 const Rules& rules_named(const std::string& name) {
   const auto v = parse_variant(name);
   if (!v) throw DamkaError("unknown variant '" + name + "' (known: " + variant_names() + ")");
@@ -43,17 +57,13 @@ const Rules& rules_named(const std::string& name) {
 }
 
 Metric metric_named(const std::string& name) {
-  if (name == "wdl" || name == "WDL") return Metric::WDL;
-  if (name == "dtw" || name == "DTW") return Metric::DTW;
-  if (name == "dtc" || name == "DTC") return Metric::DTC;
+  if (const auto m = parse_metric(name)) return *m;
   throw DamkaError("unknown metric '" + name + "' (known: wdl, dtw, dtc)");
 }
 
 Color side_named(const py::object& side) {
   if (py::isinstance<py::str>(side)) {
-    const std::string s = side.cast<std::string>();
-    if (s == "white" || s == "w" || s == "W") return Color::White;
-    if (s == "black" || s == "b" || s == "B") return Color::Black;
+    if (const auto c = parse_color(side.cast<std::string>())) return *c;
   } else if (py::isinstance<py::int_>(side)) {
     const int i = side.cast<int>();
     if (i == 0 || i == 1) return i == 0 ? Color::White : Color::Black;
@@ -67,17 +77,16 @@ Position fen_position(const Rules& r, const std::string& fen) {
   return *p;
 }
 
-// A value for the side to move.
+// A value for the side to move, in the metric it was probed in (plies 0
+// for WDL and draws).  Its words are words.hpp's.
 struct PyValue {
-  std::string result;  // "win", "draw", "loss"
-  int plies = 0;       // 0 for WDL and draws
-  std::string metric;
+  Value value;
+  Metric metric = Metric::WDL;
+  std::string result() const { return result_word(value.wdl); }
+  int plies() const { return value.plies; }
 };
 
-PyValue to_py(Value v, Metric m) {
-  return {v.wdl == Wdl::Win ? "win" : v.wdl == Wdl::Loss ? "loss" : "draw",
-          (m == Metric::WDL || v.wdl == Wdl::Draw) ? 0 : static_cast<int>(v.plies), std::string(metric_name(m))};
-}
+PyValue to_py(Value v, Metric m) { return {m == Metric::WDL ? v.wdl_only() : v, m}; }
 
 struct PyMove {
   std::string move;
@@ -114,31 +123,11 @@ class PyTablebase {
     return p;
   }
 
-  // Throws for every status but Ok, with a message naming the problem.
+  // Throws for every status but Ok, with a message naming the problem
+  // (probe_status_error, probe.hpp).
   [[noreturn]] void raise(ProbeStatus s, const Position& p, Metric m) const {
-    switch (s) {
-      case ProbeStatus::Unknown: {
-        std::string names;
-        for (const Material& x : tb_->missing_tables(p, m)) names += (names.empty() ? "" : ", ") + x.name();
-        throw UnknownError("unknown: no " + std::string(metric_name(m)) + " table for " +
-                           (names.empty() ? material_of(p).canonical().name() : names) + " in " + folder());
-      }
-      case ProbeStatus::Corrupt: {
-        const auto errors = tb_->errors();
-        throw CorruptError(errors.empty() ? "a table is corrupt" : errors.back());
-      }
-      case ProbeStatus::Invalid:
-        throw DamkaError("invalid position (overlapping pieces, a man on its promotion row, or the side not to "
-                         "move has no pieces)");
-      case ProbeStatus::NotCached: throw DamkaError("not cached");
-      case ProbeStatus::IoError: {
-        const std::string why = tb_->thread_last_problem();
-        throw DamkaError("i/o error (a table could not be read now; not damaged, try again)" +
-                         (why.empty() ? std::string() : ": " + why));
-      }
-      case ProbeStatus::Ok: break;
-    }
-    throw DamkaError("unexpected probe status");
+    const Error e = probe_status_error(*tb_, p, s, m);
+    raise_error(e, s == ProbeStatus::Unknown ? "unknown: " : "");
   }
 
   PyValue probe(const Position& p, const std::string& metric_text) const {
@@ -199,11 +188,8 @@ class PyTablebase {
       py::gil_scoped_release release;
       v = judge_with_tables(rulebook, *rules_, p, moves_played, dir_);
     }
-    if (!*v) throw DamkaError("statutes: " + v->message());
-    auto j = verdict_json(**v);
-    j["rulebook"] = rulebook;
-    j["moves_played"] = moves_played;
-    const std::string text = j.dump();
+    if (!*v) raise_error(v->error(), "statutes: ");
+    const std::string text = statutes_json(rulebook, moves_played, *v).dump();
     return py::module_::import("json").attr("loads")(text);
   }
 
@@ -255,22 +241,22 @@ PYBIND11_MODULE(damka, m) {
   // Every method reaches its C++ object through self_of(), which refuses an
   // object made by __new__ without __init__ (its memory holds no object).
   py::class_<PyValue>(m, "Value", "A value for the side to move: result 'win'/'draw'/'loss', plies (0 for WDL)")
-      .def_property_readonly("result", [](py::handle s) { return self_of<PyValue>(s, "Value").result; },
+      .def_property_readonly("result", [](py::handle s) { return self_of<PyValue>(s, "Value").result(); },
                              "'win', 'draw' or 'loss', for the side to move")
-      .def_property_readonly("plies", [](py::handle s) { return self_of<PyValue>(s, "Value").plies; },
+      .def_property_readonly("plies", [](py::handle s) { return self_of<PyValue>(s, "Value").plies(); },
                              "Distance in plies (DTW: to the end of the game; DTC: to the next capture or "
                              "promotion); 0 for WDL values and draws")
-      .def_property_readonly("metric", [](py::handle s) { return self_of<PyValue>(s, "Value").metric; },
+      .def_property_readonly("metric", [](py::handle s) { return std::string(metric_name(self_of<PyValue>(s, "Value").metric)); },
                              "The metric the value was probed in: 'wdl', 'dtw' or 'dtc'")
       .def("__eq__", [](py::handle a, py::handle b) -> py::object {
         if (!py::isinstance<PyValue>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
         const PyValue& x = self_of<PyValue>(a, "Value");
         const PyValue& y = self_of<PyValue>(b, "Value");
-        return py::bool_(x.result == y.result && x.plies == y.plies);
+        return py::bool_(x.value == y.value);
       }, "Equal result and plies (the metric is not compared)")
       .def("__repr__", [](py::handle s) {
         const PyValue& v = self_of<PyValue>(s, "Value");
-        return "Value(" + v.result + (v.metric == "wdl" || v.result == "draw" ? "" : " in " + std::to_string(v.plies) + " plies") + ")";
+        return "Value(" + describe_value(v.value, v.metric) + ")";
       }, "Value(win in 3 plies), Value(draw), ...");
 
   py::class_<PyMove>(m, "MoveValue", "A legal move and its value for the side that plays it")
@@ -290,8 +276,7 @@ PYBIND11_MODULE(damka, m) {
                              "The move's DTC value (a Value), or None when a DTC table it needs is missing")
       .def("__repr__", [](py::handle s) {
         const PyMove& x = self_of<PyMove>(s, "MoveValue");
-        return "MoveValue(" + x.move + ", dtw " + x.dtw.result +
-               (x.dtw.result == "draw" ? "" : " in " + std::to_string(x.dtw.plies)) + ")";
+        return "MoveValue(" + x.move + ", dtw " + value_short(x.dtw.value, Metric::DTW) + ")";
       }, "MoveValue(c3-d4, dtw win in 3)");
 
   py::class_<PyTablebase>(m, "Tablebase",

@@ -18,7 +18,7 @@ GameValue value_of(const Tablebase& tb, const Position& p) {
     v.wdl = Wdl::Loss;
     return v;
   }
-  if (p.pieces(opposite(p.side_to_move)) == 0 || p.count() > tb.max_pieces()) return v;
+  if (!probeable(p, tb).ok()) return v;  // no table can hold it
   const ProbeResult wdl = tb.probe(p, Metric::WDL);
   if (!wdl.ok()) return v;
   v.known = true;

@@ -1,18 +1,15 @@
 // Annotated games written as PDN and as JSON (annotate.hpp).
 #include "damka/annotate.hpp"
 
+#include "damka/words.hpp"
+
 namespace damka {
 namespace {
 
-const char* colour(Color c) { return c == Color::White ? "White" : "Black"; }
-const char* word(Wdl w) { return w == Wdl::Win ? "win" : w == Wdl::Loss ? "loss" : "draw"; }
-
 // "White wins in 7 plies", "Black wins", "draw", for the side `to_move` to move.
 std::string value_text(const GameValue& v, Color to_move) {
-  if (v.wdl == Wdl::Draw) return "draw";
-  const Color winner = v.wdl == Wdl::Win ? to_move : opposite(to_move);
-  std::string s = std::string(colour(winner)) + " wins";
-  if (v.dtw_known) s += " in " + std::to_string(v.dtw) + (v.dtw == 1 ? " ply" : " plies");
+  std::string s = winner_text(to_move, v.wdl);
+  if (v.wdl != Wdl::Draw && v.dtw_known) s += " in " + plies_text(v.dtw);
   return s;
 }
 
@@ -30,7 +27,7 @@ std::string ordinal(int n) {
 }
 
 std::string statute_text(const AnnotatedGame& g, const StatuteEnd& e) {
-  return "draw by " + g.rulebook + " " + e.clause + ": " + colour(e.stronger) + "'s " + ordinal(e.counted) +
+  return "draw by " + g.rulebook + " " + e.clause + ": " + color_title(e.stronger) + "'s " + ordinal(e.counted) +
          " move under its count (limit " + std::to_string(e.limit) + (e.limit == 1 ? " move" : " moves") + ")";
 }
 
@@ -52,7 +49,7 @@ std::string comment(std::string text) {
 
 nlohmann::ordered_json value_json(const GameValue& v, Color to_move) {
   if (!v.known) return nullptr;
-  nlohmann::ordered_json j = {{"side_to_move", to_move == Color::White ? "white" : "black"}, {"result", word(v.wdl)}};
+  nlohmann::ordered_json j = {{"side_to_move", color_word(to_move)}, {"result", result_word(v.wdl)}};
   j["dtw"] = v.dtw_known && v.wdl != Wdl::Draw ? nlohmann::ordered_json(v.dtw) : nlohmann::ordered_json(nullptr);
   return j;
 }
@@ -87,10 +84,10 @@ std::string annotated_pdn(const AnnotatedGame& g) {
     std::string note;
     if (m.after.known) note = value_text(m.after, opposite(to_move));
     if (m.error) {
-      note += std::string(note.empty() ? "" : "; ") + "error: " + word(m.before_result) + " -> " + word(m.after_result);
+      note += std::string(note.empty() ? "" : "; ") + "error: " + result_word(m.before_result) + " -> " + result_word(m.after_result);
       if (!m.keeping.empty())
         note += std::string(m.keeping.size() == 1 ? "; the move keeping the " : "; moves keeping the ") +
-                word(m.before_result) + ": " + join(m.keeping);
+                result_word(m.before_result) + ": " + join(m.keeping);
     }
     for (std::size_t e : m.statute_ends) note += std::string(note.empty() ? "" : "; ") + statute_text(g, g.statute_ends[e]);
     need_number = !note.empty();
@@ -122,7 +119,7 @@ nlohmann::ordered_json annotated_json(const AnnotatedGame& g) {
     nlohmann::ordered_json e = {{"number", m.number}, {"move", m.move}, {"fen_after", m.fen_after},
                                 {"value", value_json(m.after, to_move)}};
     if (m.error)
-      e["error"] = {{"from", word(m.before_result)}, {"to", word(m.after_result)}, {"keeping", m.keeping}};
+      e["error"] = {{"from", result_word(m.before_result)}, {"to", result_word(m.after_result)}, {"keeping", m.keeping}};
     if (!m.statute_ends.empty()) {
       nlohmann::ordered_json ends = nlohmann::ordered_json::array();
       for (std::size_t i : m.statute_ends) ends.push_back(g.statute_ends[i].clause);
@@ -138,7 +135,7 @@ nlohmann::ordered_json annotated_json(const AnnotatedGame& g) {
       ends.push_back({{"clause", e.clause},
                       {"limit", e.limit},
                       {"counted", e.counted},
-                      {"stronger", e.stronger == Color::White ? "white" : "black"},
+                      {"stronger", color_word(e.stronger)},
                       {"ply", e.ply},
                       {"number", g.moves[e.ply].number},
                       {"move", g.moves[e.ply].move},

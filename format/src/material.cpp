@@ -57,7 +57,7 @@ std::string describe_side(const char* colour, int kings, int men) {
 }  // namespace
 
 std::string Material::describe() const {
-  return describe_side("white", wk, wm) + " vs " + describe_side("black", bk, bm);
+  return describe_side(color_word(Color::White), wk, wm) + " vs " + describe_side(color_word(Color::Black), bk, bm);
 }
 
 std::string Material::name() const {

@@ -11,6 +11,7 @@
 #include "damka/table_paths.hpp"
 #include "damka/table_scan.hpp"
 #include "damka/value.hpp"
+#include "damka/words.hpp"
 #include "resident_tables.hpp"
 #include "verify_files.hpp"
 #include "verify_material.hpp"
@@ -43,11 +44,7 @@ const char* file_problem_name(VerifyFileProblem::Kind kind) {
   return "bad";
 }
 
-std::string describe(std::uint16_t code) {
-  const Value v = Value::decode(code);
-  if (v.wdl == Wdl::Draw) return "draw";
-  return std::string(v.wdl == Wdl::Win ? "win" : "loss") + " in " + std::to_string(v.plies) + " plies";
-}
+std::string describe(std::uint16_t code) { return describe_value(Value::decode(code), Metric::DTW); }
 
 Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesystem::path& dir) {
   auto family = family_folder(rules, dir);

@@ -25,6 +25,20 @@ damka_status fail(damka_status s, std::string_view message) noexcept {
   return s;
 }
 
+damka_status status_of(ErrorCode code) noexcept {
+  switch (code) {
+    case ErrorCode::NotFound: return DAMKA_UNKNOWN;
+    case ErrorCode::Io: return DAMKA_E_IO;
+    case ErrorCode::Corrupt: return DAMKA_E_CORRUPT;
+    case ErrorCode::InvalidArgument: return DAMKA_E_BAD_ARGUMENT;
+    case ErrorCode::InvalidPosition: return DAMKA_E_INVALID_POSITION;
+    case ErrorCode::Other: break;
+  }
+  return DAMKA_E_INTERNAL;
+}
+
+damka_status fail(const Error& e) noexcept { return fail(status_of(e.code()), e.message()); }
+
 damka_status read_fen(const damka_tablebase* h, const char* fen, Position& p) {
   if (fen == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "fen is NULL");
   auto parsed = parse_fen(h->tb->rules(), fen);
@@ -42,27 +56,14 @@ using capi::fail;
 using capi::guarded;
 using capi::read_fen;
 
-damka_status from_probe(ProbeStatus s, [[maybe_unused]] const damka_tablebase* h, const Position* p) {
-  switch (s) {
-    case ProbeStatus::Ok: return DAMKA_OK;
-    case ProbeStatus::Unknown:
-      return fail(DAMKA_UNKNOWN, p ? "a table is missing (position material " + material_of(*p).canonical().name() + ")"
-                                   : std::string("a table is missing"));
-    case ProbeStatus::NotCached: return fail(DAMKA_NOT_CACHED, "not in the cache");
-    case ProbeStatus::Corrupt: {
-      const std::string& why = Tablebase::thread_last_problem();
-      return fail(DAMKA_E_CORRUPT, why.empty() ? std::string("a table is corrupt") : why);
-    }
-    case ProbeStatus::IoError: {
-      const std::string& why = Tablebase::thread_last_problem();
-      return fail(DAMKA_E_IO, why.empty() ? std::string("a table could not be read (I/O error)") : why);
-    }
-    case ProbeStatus::Invalid:
-      return fail(DAMKA_E_INVALID_POSITION,
-                  "invalid position (overlapping pieces, a man on its promotion row, more than 12 pieces a side, "
-                  "or the side not to move has no pieces)");
-  }
-  return fail(DAMKA_E_INTERNAL, "unexpected probe status");
+// The status of a probe that did not answer Ok, by its code, with the
+// message probe_status_error() gives every front end.
+damka_status from_probe(ProbeStatus s, const damka_tablebase* h, const Position& p, Metric m,
+                        ProbeMode mode = ProbeMode::Normal) {
+  if (s == ProbeStatus::Ok) return DAMKA_OK;
+  const Error e = probe_status_error(*h->tb, p, s, m, mode);
+  if (s == ProbeStatus::NotCached) return fail(DAMKA_NOT_CACHED, e.message());  // not an error: no code of its own
+  return capi::fail(e);
 }
 
 damka_status make_position(uint32_t wm, uint32_t wk, uint32_t bm, uint32_t bk, int stm, Position& p) {
@@ -107,7 +108,7 @@ damka_status probe_position(const damka_tablebase* h, const Position& p, int met
     *out = to_c(r.value);
     return DAMKA_OK;
   }
-  return from_probe(r.status, h, &p);
+  return from_probe(r.status, h, p, m, mode);
 }
 
 damka_status moves_of(const damka_tablebase* h, const Position& p, damka_move_value* moves, size_t capacity,
@@ -116,7 +117,7 @@ damka_status moves_of(const damka_tablebase* h, const Position& p, damka_move_va
   const ProbeStatus s = h->tb->probe_moves(p, mv);
   if (s != ProbeStatus::Ok) {
     *count = 0;
-    return from_probe(s, h, &p);
+    return from_probe(s, h, p, Metric::DTW);
   }
   *count = mv.size();
   if (mv.size() > capacity)
@@ -146,7 +147,7 @@ damka_status root_of(const damka_tablebase* h, const Position& p, damka_root_mov
   RootRanking ranking = RootRanking::None;
   if (ProbeStatus s = h->tb->probe_root(p, rm, ranking); s != ProbeStatus::Ok) {
     *count = 0;
-    return from_probe(s, h, &p);
+    return from_probe(s, h, p, Metric::WDL);
   }
   *count = rm.size();
   if (rm.size() > capacity)
@@ -290,7 +291,7 @@ damka_status damka_principal_variation_fen(const damka_tablebase* tb, const char
     Position p;
     if (damka_status s = read_fen(tb, fen, p); s != DAMKA_OK) return s;
     std::vector<Move> pv;
-    if (ProbeStatus s = tb->tb->principal_variation(p, pv); s != ProbeStatus::Ok) return from_probe(s, tb, &p);
+    if (ProbeStatus s = tb->tb->principal_variation(p, pv); s != ProbeStatus::Ok) return from_probe(s, tb, p, Metric::DTW);
     std::string text;
     Position cur = p;
     for (const Move& m : pv) {

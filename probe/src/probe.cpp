@@ -21,24 +21,6 @@
 
 namespace damka {
 
-std::string_view probe_status_name(ProbeStatus s) {
-  switch (s) {
-    case ProbeStatus::Ok: return "ok";
-    case ProbeStatus::Unknown: return "unknown (table missing)";
-    case ProbeStatus::NotCached: return "not in cache";
-    case ProbeStatus::Corrupt: return "table corrupt";
-    case ProbeStatus::Invalid: return "invalid position";
-    case ProbeStatus::IoError: return "i/o error (table not readable now)";
-  }
-  return "?";
-}
-
-std::string describe_value(Value v, Metric metric) {
-  const char* w = v.wdl == Wdl::Win ? "win" : v.wdl == Wdl::Loss ? "loss" : "draw";
-  if (v.wdl == Wdl::Draw || metric == Metric::WDL) return w;
-  return std::string(w) + " in " + std::to_string(v.plies) + (v.plies == 1 ? " ply" : " plies");
-}
-
 namespace {
 
 using probe_detail::BlockCache;
@@ -283,16 +265,12 @@ struct Tablebase::Impl {
                         [&](const Position& q, Value& out) { return table_value(q, metric, mode, out); }, v);
   }
 
-  // As parse_fen accepts: no overlap, no man on its promotion row, at most
-  // 12 pieces a side (bitboards from the C API get no other check).
-  static bool valid(const Position& p) {
-    return p.is_valid() && (p.side_to_move == Color::White || p.side_to_move == Color::Black) &&
-           std::popcount(p.pieces(Color::White)) <= 12 && std::popcount(p.pieces(Color::Black)) <= 12;
-  }
+  // probeable() (probe_status.cpp): bitboards from the C API get no other check.
+  static bool valid(const Position& p) { return unprobeable_reason(p) == nullptr; }
 
   ProbeResult probe(const Position& p, Metric metric, ProbeMode mode) {
     ProbeResult r;
-    if (!valid(p) || p.pieces(opposite(p.side_to_move)) == 0) {
+    if (!valid(p)) {
       r.status = ProbeStatus::Invalid;
       return r;
     }
@@ -302,7 +280,7 @@ struct Tablebase::Impl {
 
   ProbeStatus probe_moves(const Position& p, std::vector<MoveValue>& out, ProbeMode mode) {
     out.clear();
-    if (!valid(p) || p.pieces(opposite(p.side_to_move)) == 0) return ProbeStatus::Invalid;
+    if (!valid(p)) return ProbeStatus::Invalid;
     MoveList moves;
     generate_moves(rules, p, moves);
     out.reserve(moves.size());
@@ -334,7 +312,7 @@ struct Tablebase::Impl {
   ProbeStatus probe_root(const Position& p, std::vector<RootMove>& out, RootRanking& ranking, ProbeMode mode) {
     out.clear();
     ranking = RootRanking::None;
-    if (!valid(p) || p.pieces(opposite(p.side_to_move)) == 0) return ProbeStatus::Invalid;
+    if (!valid(p)) return ProbeStatus::Invalid;
     MoveList moves;
     generate_moves(rules, p, moves);
     Wdl best = Wdl::Loss;

@@ -11,6 +11,9 @@ namespace {
 
 std::string quoted(std::string_view s) { return quote_for_message(s); }
 
+// Text that cannot be read (a FEN, a square, a move) is the caller's input.
+Error BadText(std::string message) { return Error(std::move(message), ErrorCode::InvalidArgument); }
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -64,20 +67,20 @@ Expected<int> parse_square(const Rules& r, std::string_view text) {
   text = trim(text);
   if (all_digits(text)) {
     if (!r.numeric_notation)
-      return Error("square " + quoted(text) + ": numeric squares are used only in English draughts; write e.g. c3");
+      return BadText("square " + quoted(text) + ": numeric squares are used only in English draughts; write e.g. c3");
     int n = 0;
     std::from_chars(text.data(), text.data() + text.size(), n);
-    if (text.size() > 2 || n < 1 || n > 32) return Error("square " + quoted(text) + ": numbers run from 1 to 32");
+    if (text.size() > 2 || n < 1 || n > 32) return BadText("square " + quoted(text) + ": numbers run from 1 to 32");
     return numeric_to_square(n);
   }
-  if (text.size() != 2) return Error("square " + quoted(text) + ": expected a file a-h and a rank 1-8, e.g. c3");
+  if (text.size() != 2) return BadText("square " + quoted(text) + ": expected a file a-h and a rank 1-8, e.g. c3");
   const char f = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
   const char k = text[1];
-  if (f < 'a' || f > 'h') return Error("square " + quoted(text) + ": file must be a-h");
-  if (k < '1' || k > '8') return Error("square " + quoted(text) + ": rank must be 1-8");
+  if (f < 'a' || f > 'h') return BadText("square " + quoted(text) + ": file must be a-h");
+  if (k < '1' || k > '8') return BadText("square " + quoted(text) + ": rank must be 1-8");
   const int sq = square_at(external_file(r, f - 'a'), k - '1');
   if (sq < 0)
-    return Error("square " + quoted(text) + " is not a playing square" +
+    return BadText("square " + quoted(text) + " is not a playing square" +
                  (r.mirrored_board ? " (this variant's board is mirrored: b1, d1, ... are dark)" : ""));
   return sq;
 }
@@ -85,9 +88,9 @@ Expected<int> parse_square(const Rules& r, std::string_view text) {
 Expected<Position> parse_fen(const Rules& r, std::string_view fen_text) {
   const std::string_view fen = trim(fen_text);
   auto fail = [&](std::size_t col, const std::string& what) {
-    return Error("FEN " + quoted(fen) + ", column " + std::to_string(col + 1) + ": " + what);
+    return BadText("FEN " + quoted(fen) + ", column " + std::to_string(col + 1) + ": " + what);
   };
-  if (fen.empty()) return Error("FEN is empty; expected e.g. W:Wa1,Kc3:Bb8");
+  if (fen.empty()) return BadText("FEN is empty; expected e.g. W:Wa1,Kc3:Bb8");
   Position p;
   const char side = static_cast<char>(std::toupper(static_cast<unsigned char>(fen[0])));
   if (side != 'W' && side != 'B') return fail(0, "expected the side to move, W or B");
@@ -103,7 +106,7 @@ Expected<Position> parse_fen(const Rules& r, std::string_view fen_text) {
     const char colour = static_cast<char>(std::toupper(static_cast<unsigned char>(fen[pos])));
     if (colour != 'W' && colour != 'B') return fail(pos, "expected W or B to start a colour's pieces");
     const Color c = colour == 'W' ? Color::White : Color::Black;
-    if (seen[idx(c)]) return fail(pos, std::string("the pieces of ") + (c == Color::White ? "White" : "Black") + " are listed twice");
+    if (seen[idx(c)]) return fail(pos, std::string("the pieces of ") + color_title(c) + " are listed twice");
     seen[idx(c)] = true;
     ++pos;
     // Comma-separated items up to the next ':' (or the end / a final '.').
@@ -143,7 +146,7 @@ Expected<Position> parse_fen(const Rules& r, std::string_view fen_text) {
         if (used & bit(sq)) return fail(col, "square " + square_name(r, sq) + " is listed twice");
         used |= bit(sq);
         if (!king && (promotion_row(c) & bit(sq)))
-          return fail(col, std::string(c == Color::White ? "a white" : "a black") + " man cannot stand on " +
+          return fail(col, std::string("a ") + color_word(c) + " man cannot stand on " +
                                square_name(r, sq) + ", its promotion row (write K for a king)");
         (king ? p.kings : p.men)[idx(c)] |= bit(sq);
       }
@@ -155,7 +158,7 @@ Expected<Position> parse_fen(const Rules& r, std::string_view fen_text) {
   }
   for (Color c : {Color::White, Color::Black})
     if (popcount(p.pieces(c)) > 12)
-      return Error("FEN " + quoted(fen) + ": " + (c == Color::White ? "White" : "Black") + " has more than 12 pieces");
+      return BadText("FEN " + quoted(fen) + ": " + color_title(c) + " has more than 12 pieces");
   return p;
 }
 
@@ -205,12 +208,12 @@ Expected<Move> parse_move(const Rules& r, const Position& p, std::string_view te
   for (std::size_t i = 0; i <= text.size(); ++i) {
     if (i == text.size() || text[i] == '-' || text[i] == ':' || text[i] == 'x' || text[i] == 'X') {
       auto sq = parse_square(r, text.substr(start, i - start));
-      if (!sq) return Error("move " + quoted(text) + ", column " + std::to_string(start + 1) + ": " + sq.message());
+      if (!sq) return BadText("move " + quoted(text) + ", column " + std::to_string(start + 1) + ": " + sq.message());
       squares.push_back(*sq);
       start = i + 1;
     }
   }
-  if (squares.size() < 2) return Error("move " + quoted(text) + ": expected at least two squares, e.g. c3-d4");
+  if (squares.size() < 2) return BadText("move " + quoted(text) + ": expected at least two squares, e.g. c3-d4");
   MoveList legal;
   generate_moves(r, p, legal, MoveMode::AllPaths);
   std::vector<Move> found, exact;  // exact: the text is the move's whole path
@@ -237,7 +240,7 @@ Expected<Move> parse_move(const Rules& r, const Position& p, std::string_view te
     MoveList merged;
     generate_moves(r, p, merged, MoveMode::Merged);
     for (const Move& m : merged) list += (list.empty() ? "" : " ") + move_to_string(r, p, m);
-    return Error("move " + quoted(text) + " is not legal here" + (list.empty() ? " (no legal moves)" : "; legal: " + list));
+    return BadText("move " + quoted(text) + " is not legal here" + (list.empty() ? " (no legal moves)" : "; legal: " + list));
   }
   if (found.size() > 1) {
     std::string list;
@@ -246,7 +249,7 @@ Expected<Move> parse_move(const Rules& r, const Position& p, std::string_view te
       for (int i = 0; i < m.num_steps; ++i) full += r.capture_separator + square_name(r, m.path[i]);
       list += (list.empty() ? "" : ", ") + full;
     }
-    return Error("move " + quoted(text) + " is ambiguous: write the turning squares (" + list + ")");
+    return BadText("move " + quoted(text) + " is ambiguous: write the turning squares (" + list + ")");
   }
   return found.front();
 }
@@ -272,7 +275,7 @@ std::string board_diagram(const Rules& r, const Position& p) {
     s += '\n';
   }
   s += "   a b c d e f g h\n";
-  s += std::string(p.side_to_move == Color::White ? "White" : "Black") + " to move (w/b men, W/B kings)\n";
+  s += std::string(color_title(p.side_to_move)) + " to move (w/b men, W/B kings)\n";
   return s;
 }
 

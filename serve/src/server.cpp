@@ -33,6 +33,7 @@
 #include "damka/notation.hpp"
 #include "damka/position_report.hpp"
 #include "damka/stats_report.hpp"
+#include "damka/statutes_json.hpp"
 #include "damka/table_paths.hpp"
 #include "connection_gate.hpp"
 #include "gate_stream.hpp"
@@ -254,11 +255,7 @@ struct Server::Impl {
     auto parsed = parse_fen(*vs.rules, fen);
     if (!parsed) return ApiError{400, "bad_fen", "bad FEN: " + parsed.message()};
     q.position = *parsed;
-    if (!q.position.is_valid())
-      return ApiError{400, "invalid_position", "invalid position: a man stands on its own promotion row"};
-    if (q.position.pieces(opposite(q.position.side_to_move)) == 0)
-      return ApiError{400, "invalid_position",
-                      "invalid position: the side not to move has no pieces (the game is over)"};
+    if (Status s = probeable(q.position); !s.ok()) return ApiError{400, "invalid_position", s.message()};
     if (req.has_param("pv")) {
       const std::string v = req.get_param_value("pv");
       if (v == "1" || v == "true") q.pv = true;

@@ -18,7 +18,7 @@ json longest_json(const Rules& rules, const LongestWin& w) {
             {"material", w.material.name()},
             {"slot", w.slot},
             {"fen", to_fen(rules, w.position)},
-            {"side_to_move", w.position.side_to_move == Color::White ? "white" : "black"}};
+            {"side_to_move", color_word(w.position.side_to_move)}};
   if (w.line_status == ProbeStatus::Ok) {
     json line = json::array();
     Position q = w.position;

@@ -46,7 +46,7 @@ nlohmann::json variant_listing(const Rules& rules, const std::filesystem::path& 
           {"family", table_family(rules)},
           {"directory", family.string()},
           {"max_pieces", tb.max_pieces()},
-          {"first_to_move", rules.first_to_move == Color::White ? "white" : "black"},
+          {"first_to_move", color_word(rules.first_to_move)},
           {"start_fen", to_fen(rules, start_position(rules))},
           {"example_fen", to_fen(rules, example)},
           {"mirrored_board", rules.mirrored_board},

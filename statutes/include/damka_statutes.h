@@ -54,8 +54,11 @@ typedef struct damka_statute_count {
  * material and of the balances its exits reach (a fraction of a second at 4
  * pieces, seconds at 5).  Thread-safe (nothing is shared between calls).  Returns DAMKA_OK,
  * DAMKA_E_BAD_FEN, DAMKA_E_BAD_ARGUMENT (NULL, unknown rulebook, a count
- * naming no judgeable clause or negative, a rulebook for another variant, an
- * invalid position), DAMKA_UNKNOWN (a table is missing) or DAMKA_E_INTERNAL. */
+ * naming no judgeable clause or negative, a rulebook for another variant),
+ * DAMKA_E_INVALID_POSITION (as damka_probe: overlapping pieces, a man on its
+ * promotion row, a side without pieces), DAMKA_UNKNOWN (a table is missing),
+ * DAMKA_E_CORRUPT or DAMKA_E_IO (a table damaged or not readable now) or
+ * DAMKA_E_INTERNAL. */
 damka_status damka_judge_statute_counts_fen(const damka_tablebase* tb, const char* rulebook, const char* fen,
                                             const damka_statute_count* counts, size_t n_counts,
                                             damka_statute_verdict* out);
@@ -72,7 +75,8 @@ damka_status damka_judge_statute_counts(const damka_tablebase* tb, const char* r
  * stronger side since the current balance arose.  Reads the handle's table
  * directory.  Returns DAMKA_OK, DAMKA_E_BAD_FEN, DAMKA_E_BAD_ARGUMENT (NULL,
  * unknown rulebook, negative moves, a rulebook for another variant),
- * DAMKA_UNKNOWN (a table is missing) or DAMKA_E_INTERNAL. */
+ * DAMKA_E_INVALID_POSITION (a side without pieces), DAMKA_UNKNOWN (a table is
+ * missing), DAMKA_E_CORRUPT or DAMKA_E_IO, or DAMKA_E_INTERNAL. */
 damka_status damka_judge_statute_fen(const damka_tablebase* tb, const char* rulebook, const char* fen,
                                      int moves_played, damka_statute_verdict* out);
 

@@ -18,11 +18,7 @@ void copy_text(char (&dst)[N], const std::string& src) {
 
 damka_status fill(const damka::Expected<damka::StatuteVerdict>& v, damka_statute_verdict* out) {
   using namespace damka;
-  if (!v) {
-    const std::string& m = v.message();
-    const bool missing = m.find("no table") != std::string::npos || m.find("missing") != std::string::npos;
-    return capi::fail(missing ? DAMKA_UNKNOWN : DAMKA_E_BAD_ARGUMENT, m);
-  }
+  if (!v) return capi::fail(v.error());  // by its code (capi::status_of): a missing table is DAMKA_UNKNOWN
   *out = damka_statute_verdict{};
   out->covered = v->covered ? 1 : 0;
   out->winner = v->winner ? (*v->winner == Color::White ? DAMKA_WHITE : DAMKA_BLACK) : -1;
@@ -85,19 +81,14 @@ extern "C" damka_status damka_judge_statute_counts(const damka_tablebase* tb, co
       return capi::fail(DAMKA_E_BAD_ARGUMENT, "tb, rulebook and out must not be NULL");
     if (side_to_move != DAMKA_WHITE && side_to_move != DAMKA_BLACK)
       return capi::fail(DAMKA_E_BAD_ARGUMENT, "side_to_move must be DAMKA_WHITE (0) or DAMKA_BLACK (1)");
-    const std::uint32_t all[4] = {white_men, white_kings, black_men, black_kings};
-    std::uint32_t seen = 0;
-    for (std::uint32_t b : all) {
-      if (seen & b) return capi::fail(DAMKA_E_BAD_ARGUMENT, "two pieces on one square");
-      seen |= b;
-    }
     Position p;
     p.men[0] = white_men;
     p.kings[0] = white_kings;
     p.men[1] = black_men;
     p.kings[1] = black_kings;
     p.side_to_move = side_to_move == DAMKA_WHITE ? Color::White : Color::Black;
-    if (!p.is_valid()) return capi::fail(DAMKA_E_BAD_ARGUMENT, "invalid position (a man on its promotion row)");
+    // The probe C API's rule and status (DAMKA_E_INVALID_POSITION).
+    if (Status s = probeable(p); !s.ok()) return capi::fail(s.error());
     return judge_counts(tb, rulebook, p, counts, n_counts, out);
   });
 }

@@ -1,10 +1,9 @@
 // The rule-aware verdict on one position.
 #include "damka/statutes.hpp"
+#include "damka/words_json.hpp"
 
 namespace damka {
 namespace {
-
-const char* colour_name(Color c) { return c == Color::White ? "White" : "Black"; }
 
 // "1 move", "2 moves".
 std::string counted(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
@@ -30,9 +29,9 @@ Status check_statute_counters(const Rulebook& book, const StatuteCounters& count
       for (const Clause& c : book.clauses)
         if (c.judgeable && list.find(c.number) == std::string::npos) list += (list.empty() ? "" : ", ") + c.number;
       return Error("no judgeable clause '" + name + "' in rulebook " + book.name + " (clauses with a count: " + list +
-                   ")");
+                   ")", ErrorCode::InvalidArgument);
     }
-    if (n < 0) return Error("moves played under " + name + " must be 0 or more, not " + std::to_string(n));
+    if (n < 0) return Error("moves played under " + name + " must be 0 or more, not " + std::to_string(n), ErrorCode::InvalidArgument);
   }
   return {};
 }
@@ -45,12 +44,12 @@ Expected<StatuteCounters> parse_statute_counters(const Rulebook& book, std::stri
     const std::string_view item = text.substr(at, comma - at);
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0 || eq + 1 == item.size())
-      return Error("a clause's count is CLAUSE=MOVES (e.g. 2.1.9.1.5=12), not '" + std::string(item) + "'");
+      return Error("a clause's count is CLAUSE=MOVES (e.g. 2.1.9.1.5=12), not '" + std::string(item) + "'", ErrorCode::InvalidArgument);
     const std::string name(item.substr(0, eq));
     const std::string number(item.substr(eq + 1));
     if (number.size() > 6 || number.find_first_not_of("0123456789") != std::string::npos)
-      return Error("moves played under " + name + " must be a whole number 0 or more, not '" + number + "'");
-    if (out.count(name)) return Error("clause " + name + " is given twice");
+      return Error("moves played under " + name + " must be a whole number 0 or more, not '" + number + "'", ErrorCode::InvalidArgument);
+    if (out.count(name)) return Error("clause " + name + " is given twice", ErrorCode::InvalidArgument);
     out[name] = std::stoi(number);
     at = comma + 1;
   }
@@ -60,7 +59,7 @@ Expected<StatuteCounters> parse_statute_counters(const Rulebook& book, std::stri
 
 Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const Position& p, int moves_played,
                                const ValueSource& values) {
-  if (moves_played < 0) return Error("moves played must be 0 or more");
+  if (moves_played < 0) return Error("moves played must be 0 or more", ErrorCode::InvalidArgument);
   StatuteCounters all;
   for (const Clause& c : book.clauses)
     if (c.judgeable) all[c.number] = moves_played;
@@ -72,12 +71,12 @@ Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const P
   if (!book.governs(rules)) {
     std::string list;
     for (const auto& v : book.variants) list += (list.empty() ? "" : ", ") + v;
-    return Error("rulebook " + book.name + " governs " + list + ", not " + std::string(rules.name));
+    return Error("rulebook " + book.name + " governs " + list + ", not " + std::string(rules.name), ErrorCode::InvalidArgument);
   }
   if (Status s = check_statute_counters(book, counters); !s.ok()) return s.error();
-  if (!p.is_valid()) return Error("invalid position");
-  if (p.pieces(Color::White) == 0 || p.pieces(Color::Black) == 0)
-    return Error("a side has no pieces: the game is over");
+  if (Status s = probeable(p); !s.ok()) return s.error();  // the tables' own rule (probe.hpp)
+  if (p.pieces(p.side_to_move) == 0)  // a position the tables answer (lost), but no statute count runs
+    return Error("invalid position: the side to move has no pieces (the game is over)", ErrorCode::InvalidPosition);
   auto dtw = values.value(p, Metric::DTW);
   if (!dtw) return dtw.error();
   StatuteVerdict v;
@@ -121,26 +120,26 @@ Expected<StatuteVerdict> judge(const Rulebook& book, const Rules& rules, const P
   auto played = [](const ClauseJudgement& x) { return std::to_string(x.moves_played) + " played"; };
   if (!d) {
     s = "no clause of " + book.name + " applies; ";
-    s += v.winner ? std::string(colour_name(*v.winner)) + " wins (DTW " + counted(v.value.plies, "ply", "plies") + ")"
+    s += v.winner ? std::string(color_title(*v.winner)) + " wins (DTW " + counted(v.value.plies, "ply", "plies") + ")"
                   : std::string("a draw with perfect play");
   } else if (!v.winner) {
     s = "a draw with perfect play; " + d->number + " would declare a draw after " +
         counted(d->limit, "move", "moves") + " (" + std::to_string(std::max(0, d->moves_left)) + " left)";
   } else if (v.wins_in_time) {
-    s = std::string(colour_name(*v.winner)) + " wins in time: " + d->number + " allows " +
+    s = std::string(color_title(*v.winner)) + " wins in time: " + d->number + " allows " +
         counted(d->limit, "move", "moves") + ", " + played(*d) + ", " + std::to_string(d->moves_left) + " left; the win needs " +
         std::to_string(d->moves_needed) + " (" + count_phrase(*d) + ")";
   } else if (d->moves_needed < 0) {
-    s = "draw by " + d->number + ": every way " + colour_name(*v.winner) +
+    s = "draw by " + d->number + ": every way " + color_title(*v.winner) +
         " has to win leaves the balance into a position the statute draws (limit " + std::to_string(d->limit) + ", " +
-        played(*d) + "); without the statute " + colour_name(*v.winner) + " wins";
+        played(*d) + "); without the statute " + color_title(*v.winner) + " wins";
   } else {
-    s = "draw by " + d->number + ": " + colour_name(*v.winner) + " needs " +
+    s = "draw by " + d->number + ": " + color_title(*v.winner) + " needs " +
         counted(d->moves_needed, "move", "moves") + " (" + count_phrase(*d) + ") but " +
         (d->moves_left > 0 ? "only " + counted(d->moves_left, "is left", "are left")
                            : std::string("the limit is already reached")) +
         " (limit " + std::to_string(d->limit) + ", " + played(*d) + "); without the statute " +
-        colour_name(*v.winner) + " wins";
+        color_title(*v.winner) + " wins";
   }
   v.summary = s;
   return v;
@@ -166,13 +165,8 @@ Expected<StatuteVerdict> judge_with_tables(std::string_view rulebook, const Rule
 
 nlohmann::ordered_json verdict_json(const StatuteVerdict& v) {
   using json = nlohmann::ordered_json;
-  auto colour = [](std::optional<Color> c) -> json {
-    if (!c) return nullptr;
-    return *c == Color::White ? "white" : "black";
-  };
-  auto value = [](Value x) -> json {
-    return {{"result", x.wdl == Wdl::Win ? "win" : x.wdl == Wdl::Loss ? "loss" : "draw"}, {"plies", x.plies}};
-  };
+  auto colour = [](std::optional<Color> c) -> json { return c ? json(color_word(*c)) : json(nullptr); };
+  auto value = [](Value x) -> json { return value_json(x); };
   json clauses = json::array();
   for (const ClauseJudgement& j : v.clauses)
     clauses.push_back({{"id", j.id},

@@ -10,14 +10,13 @@
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
 #include "damka/statutes.hpp"
+#include "damka/words_json.hpp"
 #include "material_index.hpp"
 
 namespace damka {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-const char* colour_word(Color c) { return c == Color::White ? "White" : "Black"; }
 
 // Accumulates one clause while the materials are walked.
 struct ClauseWork {
@@ -56,12 +55,6 @@ std::string missing_text(const ClauseReport& r) {
     first = false;
   }
   return s;
-}
-
-std::string winner_text(const Position& p, Value v) {
-  if (v.wdl == Wdl::Draw) return "draw";
-  const Color w = v.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
-  return std::string(colour_word(w)) + " wins";
 }
 
 // Whether move m from p ends the clause's count (leaves its balance).
@@ -180,7 +173,7 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
   if (!book.governs(rules)) {
     std::string list;
     for (const auto& v : book.variants) list += (list.empty() ? "" : ", ") + v;
-    return Error("rulebook " + book.name + " governs " + list + ", not " + std::string(rules.name));
+    return Error("rulebook " + book.name + " governs " + list + ", not " + std::string(rules.name), ErrorCode::InvalidArgument);
   }
   StatuteReport rep;
   rep.book_name = book.name;
@@ -208,10 +201,10 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
   std::vector<Material> order = build_order(std::max(2, options.max_pieces));
   if (options.only) {
     if (!options.only->is_canonical())
-      return Error("material " + options.only->name() + " is not canonical (name it as its table is named)");
+      return Error("material " + options.only->name() + " is not canonical (name it as its table is named)", ErrorCode::InvalidArgument);
     if (std::find(order.begin(), order.end(), *options.only) == order.end())
       return Error("material " + options.only->name() + " has more pieces than the " +
-                   std::to_string(options.max_pieces) + " considered, or a side without pieces");
+                   std::to_string(options.max_pieces) + " considered, or a side without pieces", ErrorCode::InvalidArgument);
     order = {*options.only};
   }
   // What there is to judge, for the progress.
@@ -442,11 +435,11 @@ std::string report_text(const StatuteReport& rep, const Rules& rules) {
       };
       for (const MaterialFigures& mf : r.materials) {
         for (int s = 0; s < 2; ++s)
-          if (mf.side[s].positions) row(mf.material.name(), s == 0 ? "White" : "Black", mf.side[s]);
+          if (mf.side[s].positions) row(mf.material.name(), color_title(s == 0 ? Color::White : Color::Black), mf.side[s]);
       }
       if (r.materials.size() > 1) {
-        row("total", "White", r.total[0]);
-        row("total", "Black", r.total[1]);
+        row("total", color_title(Color::White), r.total[0]);
+        row("total", color_title(Color::Black), r.total[1]);
       }
       o << "  (longest: most moves of the winner among the wins that survive the clause; needed: most moves any\n"
            "  plain win needs to end the count; into draws: plain wins the clause turns into draws)\n";
@@ -456,7 +449,7 @@ std::string report_text(const StatuteReport& rep, const Rules& rules) {
       o << "  into draws  " << r.over_limit() << " won positions need more than " << c.limit
         << " moves inside the balance; the longest, with the line the count measures:\n";
       for (const Example& e : r.saved) {
-        o << "              " << fen(rules, e.position) << "  " << winner_text(e.position, e.dtw) << ", needs "
+        o << "              " << fen(rules, e.position) << "  " << winner_text(e.position.side_to_move, e.dtw.wdl) << ", needs "
           << e.moves_needed << " moves\n";
         o << "                " << line_to_string(rules, e.position, e.line) << "\n";
       }
@@ -490,21 +483,11 @@ json side_json(const SideFigures& f) {
           {"longest_needed_moves", opt_int(f.longest_needed)}};
 }
 
-const char* result_word(const Position& p, Value v) {
-  if (v.wdl == Wdl::Draw) return "draw";
-  const Color w = v.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
-  return w == Color::White ? "white wins" : "black wins";
-}
-
-json value_json(Value v) {
-  return {{"result", v.wdl == Wdl::Win ? "win" : v.wdl == Wdl::Loss ? "loss" : "draw"}, {"plies", v.plies}};
-}
-
 json example_json(const Example& e, const Rules& rules) {
   return {{"fen", to_fen(rules, e.position)},
-          {"to_move", e.position.side_to_move == Color::White ? "white" : "black"},
-          {"plain_result", result_word(e.position, e.dtw)},
-          {"statute_result", result_word(e.position, e.statute)},
+          {"to_move", color_word(e.position.side_to_move)},
+          {"plain_result", winner_word(e.position.side_to_move, e.dtw.wdl)},
+          {"statute_result", winner_word(e.position.side_to_move, e.statute.wdl)},
           {"count", value_json(e.count)},
           {"dtw", value_json(e.dtw)},
           {"moves_needed", opt_int(e.moves_needed)},

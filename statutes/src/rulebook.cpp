@@ -320,16 +320,16 @@ Expected<Rulebook> parse_rulebook(std::string_view json_text, std::string_view o
   try {
     j = json::parse(json_text.begin(), json_text.end());
   } catch (const json::parse_error& e) {
-    return Error(std::string(origin) + ": not valid JSON: " + e.what());
+    return Error(std::string(origin) + ": not valid JSON: " + e.what(), ErrorCode::InvalidArgument);
   } catch (const json::exception& e) {  // e.g. out_of_range: a number too large for a double
-    return Error(std::string(origin) + ": cannot read the JSON: " + e.what());
+    return Error(std::string(origin) + ": cannot read the JSON: " + e.what(), ErrorCode::InvalidArgument);
   }
   try {
     return parse_book(j, std::string(origin));
   } catch (const BadBook& e) {
-    return Error(e.message);
+    return Error(e.message, ErrorCode::InvalidArgument);
   } catch (const json::exception& e) {
-    return Error(std::string(origin) + ": " + e.what());
+    return Error(std::string(origin) + ": " + e.what(), ErrorCode::InvalidArgument);
   }
 }
 
@@ -398,18 +398,18 @@ std::vector<std::string> known_rulebooks(const std::vector<std::filesystem::path
 Expected<Rulebook> load_rulebook(std::string_view name, const std::vector<std::filesystem::path>& dirs) {
   const std::string file = std::string(name) + ".json";
   if (name.empty() || name.find('/') != std::string_view::npos || name.find('\\') != std::string_view::npos)
-    return Error("bad rulebook name '" + std::string(name) + "'");
+    return Error("bad rulebook name '" + std::string(name) + "'", ErrorCode::InvalidArgument);
   for (const auto& d : dirs) {
     const std::filesystem::path p = d / file;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(p, ec)) continue;
     bool ok = false;
     const std::string text = read_file(p, ok);
-    if (!ok) return Error("cannot read " + p.string());
+    if (!ok) return Error("cannot read " + p.string(), ErrorCode::Io);
     auto book = parse_rulebook(text, p.string());
     if (!book) return book;
     if (book->name != name)
-      return Error(p.string() + ": 'name' is '" + book->name + "' but the file is named '" + std::string(name) + "'");
+      return Error(p.string() + ": 'name' is '" + book->name + "' but the file is named '" + std::string(name) + "'", ErrorCode::InvalidArgument);
     book->path = p;
     return book;
   }
@@ -419,7 +419,7 @@ Expected<Rulebook> load_rulebook(std::string_view name, const std::vector<std::f
   std::string searched;
   for (const auto& d : dirs) searched += (searched.empty() ? "" : ", ") + d.string();
   return Error("unknown rulebook '" + std::string(name) + "' (known: " + (list.empty() ? "none found" : list) +
-               "; searched " + searched + ")");
+               "; searched " + searched + ")", ErrorCode::InvalidArgument);
 }
 
 }  // namespace damka

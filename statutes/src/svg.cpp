@@ -6,6 +6,7 @@
 #include "damka/safe_file.hpp"
 #include "damka/notation.hpp"
 #include "damka/statutes.hpp"
+#include "damka/words.hpp"
 
 namespace damka {
 namespace {
@@ -114,19 +115,16 @@ std::vector<std::string> caption_lines(const std::vector<std::string>& caption) 
   return out;
 }
 
-std::string colour_word(Color c) { return c == Color::White ? "White" : "Black"; }
-
 // Plain words: who is to move, who wins with and without the clause, and how
 // many moves the winner needs against the limit.
 std::vector<std::string> example_caption(const Rules& rules, const Example& e, const std::string& head,
                                          const Clause& c) {
   std::vector<std::string> cap{head, "Position: " + to_fen(rules, e.position)};
-  std::string who = colour_word(e.position.side_to_move) + " to move. ";
+  std::string who = std::string(color_title(e.position.side_to_move)) + " to move. ";
   if (e.dtw.wdl == Wdl::Draw) {
     who += "A draw with best play, with or without the clause.";
   } else {
-    const Color w = e.dtw.wdl == Wdl::Win ? e.position.side_to_move : opposite(e.position.side_to_move);
-    who += colour_word(w) + " wins with best play";
+    who += winner_text(e.position.side_to_move, e.dtw.wdl) + " with best play";
     if (e.moves_needed >= 0)
       who += " and needs " + std::to_string(e.moves_needed) + " " + (e.moves_needed == 1 ? "move" : "moves") +
              " to finish what the clause asks, against a limit of " + std::to_string(c.limit) + ": ";

@@ -35,7 +35,7 @@ TableDirValues::TableDirValues(const Rules& rules, std::filesystem::path dir, co
   t.map_files = false;  // pread: the memory used is the cache's
   auto tb = Tablebase::open(rules, dir_, t);
   if (tb) tb_ = std::move(*tb);
-  else open_error_ = tb.message();
+  else open_error_ = tb.error();
 }
 
 TableDirValues::~TableDirValues() = default;
@@ -49,11 +49,9 @@ bool TableDirValues::has_table(const Material& canonical) const {
 std::string TableDirValues::describe() const { return "tables in " + table_dir(dir_, rules()).string(); }
 
 Expected<Value> TableDirValues::value(const Position& p, Metric metric) const {
-  if (!p.is_valid()) return Error("invalid position");
+  if (Status s = probeable(p); !s.ok()) return s.error();  // the tables' own rule (probe.hpp)
   if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
-  if (p.pieces(opposite(p.side_to_move)) == 0)
-    return Error("the side not to move has no pieces: the game is over, no table holds this position");
-  if (!tb_) return Error(open_error_);
+  if (!tb_) return open_error_;
   const ProbeResult r = tb_->probe(p, metric);
   switch (r.status) {
     case ProbeStatus::Ok: return r.value;
@@ -61,20 +59,21 @@ Expected<Value> TableDirValues::value(const Position& p, Metric metric) const {
       std::string names;
       for (const Material& m : tb_->missing_tables(p, metric)) names += (names.empty() ? "" : ", ") + m.name();
       return Error("no table for " + (names.empty() ? material_of(p).canonical().name() : names) + " (" +
-                   describe() + ")");
+                       describe() + ")",
+                   ErrorCode::NotFound);
     }
-    case ProbeStatus::Invalid: return Error("invalid position");
+    case ProbeStatus::Invalid: return probe_status_error(*tb_, p, r.status, metric);
     default: {
       const std::string& why = Tablebase::thread_last_problem();
       return Error("table " + material_of(p).canonical().name() + " in " + table_dir(dir_, rules()).string() + ": " +
                        (why.empty() ? std::string(probe_status_name(r.status)) : why),
-                   r.status == ProbeStatus::IoError ? ErrorCode::Io : ErrorCode::Corrupt);
+                   probe_status_code(r.status));
     }
   }
 }
 
 Expected<std::unique_ptr<SlotSource>> TableDirValues::slots(const Material& canonical) const {
-  if (!tb_) return Error(open_error_);
+  if (!tb_) return open_error_;
   // The material's own files, read block by block.
   struct FileSlots final : SlotSource {
     MaterialReader reader;

@@ -47,13 +47,15 @@ CountKey statute_key(const Rulebook& book, const Clause& clause, const Material&
 
 Expected<const StatuteCounts*> ValueSource::statute_table(const Rulebook& book, const Clause& clause,
                                                           const Material& canonical) const {
-  if (!clause.judgeable) return Error("clause " + clause.id + " cannot be judged from tables");
+  if (!clause.judgeable) return Error("clause " + clause.id + " cannot be judged from tables", ErrorCode::InvalidArgument);
   if (const StatuteCounts* c = counts_->find(statute_key(book, clause, canonical))) return c;
-  if (!has_table(canonical)) return Error("no table for " + canonical.name() + " (" + describe() + ")");
+  if (!has_table(canonical))
+    return Error("no table for " + canonical.name() + " (" + describe() + ")", ErrorCode::NotFound);
   // The balances the exits reach first (not from inside the engine's threads).
   for (const Material& s : successors(canonical)) {
-    if (!has_table(s)) return Error("no table for " + s.name() + " (" + describe() + "), which " + canonical.name() +
-                                    " converts into");
+    if (!has_table(s))
+      return Error("no table for " + s.name() + " (" + describe() + "), which " + canonical.name() + " converts into",
+                   ErrorCode::NotFound);
     for (const Clause& e : book.clauses) {
       if (!e.judgeable || e.number != clause.number || !clause_matches_material(book, e, s)) continue;
       auto sub = statute_table(book, e, s);
@@ -64,7 +66,7 @@ Expected<const StatuteCounts*> ValueSource::statute_table(const Rulebook& book, 
 }
 
 Expected<Value> ValueSource::statute_count(const Rulebook& book, const Clause& clause, const Position& p) const {
-  if (!p.is_valid()) return Error("invalid position");
+  if (Status s = probeable(p); !s.ok()) return s.error();
   if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
   const Material m = material_of(p).canonical();
   auto counts = statute_table(book, clause, m);
@@ -91,8 +93,10 @@ Expected<Value> ValueSource::statute_value(const Rulebook& book, const Clause& c
 }
 
 Expected<std::unique_ptr<SlotSource>> ValueSource::slots(const Material& canonical) const {
-  if (!canonical.is_canonical()) return Error("material " + canonical.name() + " is not canonical");
-  if (!has_table(canonical)) return Error("no table for " + canonical.name() + " (" + describe() + ")");
+  if (!canonical.is_canonical())
+    return Error("material " + canonical.name() + " is not canonical", ErrorCode::InvalidArgument);
+  if (!has_table(canonical))
+    return Error("no table for " + canonical.name() + " (" + describe() + ")", ErrorCode::NotFound);
   // Position by position through value(): the WDL codes are the values.
   struct ValueSlots final : SlotSource {
     const ValueSource& values;
@@ -243,10 +247,8 @@ SolverValues::SolverValues(const Solver& solver) : ValueSource(solver.rules()), 
 SolverValues::~SolverValues() = default;
 
 Expected<Value> SolverValues::value(const Position& p, Metric metric) const {
-  if (!p.is_valid()) return Error("invalid position");
+  if (Status s = probeable(p); !s.ok()) return s.error();  // one rule with the tables' (probe.hpp)
   if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
-  if (p.pieces(opposite(p.side_to_move)) == 0)
-    return Error("the side not to move has no pieces: the game is over, no table holds this position");
   // The value oracle (value_oracle.hpp) over the tables' stored entries.
   enum class Read : std::uint8_t { Ok = 0, Failed = 1 };
   Error failure;
@@ -254,7 +256,7 @@ Expected<Value> SolverValues::value(const Position& p, Metric metric) const {
     const Material m = material_of(q).canonical();
     const SolvedTable* t = solver_.table(m);
     if (!t) {
-      failure = Error("no table for " + m.name() + " (" + describe() + ")");
+      failure = Error("no table for " + m.name() + " (" + describe() + ")", ErrorCode::NotFound);
       return Read::Failed;
     }
     const std::uint64_t s = locate_slot(material_index(m), q);
@@ -269,7 +271,7 @@ Expected<Value> SolverValues::value(const Position& p, Metric metric) const {
 
 Expected<const std::vector<std::uint16_t>*> SolverValues::kings_only(const Material& canonical) const {
   const SolvedTable* t = solver_.table(canonical);
-  if (!t) return Error("no table for " + canonical.name() + " (" + describe() + ")");
+  if (!t) return Error("no table for " + canonical.name() + " (" + describe() + ")", ErrorCode::NotFound);
   // Without men the only restarts are captures and promotions: DTC itself.
   if (canonical.men() == 0) return &t->dtc;
   auto it = kings_only_.find(canonical);
@@ -284,7 +286,7 @@ Expected<const std::vector<std::uint16_t>*> SolverValues::kings_only(const Mater
 Expected<Value> SolverValues::count_value(const Position& p, CountMetric metric) const {
   if (metric == CountMetric::DTW) return value(p, Metric::DTW);
   if (metric == CountMetric::DTC || material_of(p).men() == 0) return value(p, Metric::DTC);
-  if (!p.is_valid()) return Error("invalid position");
+  if (Status s = probeable(p); !s.ok()) return s.error();
   if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
   const Material m = material_of(p).canonical();
   auto codes = kings_only(m);

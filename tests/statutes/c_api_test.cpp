@@ -76,8 +76,39 @@ TEST_F(StatutesCApi, BothSidesOfTheMainRoadLimit) {
   EXPECT_EQ(damka_judge_statute_counts_fen(tb_, "russian-federation", fen, bad, 1, &v), DAMKA_E_BAD_ARGUMENT);
   EXPECT_NE(std::string(damka_last_error()).find("2.1.9.1.9"), std::string::npos) << damka_last_error();
   EXPECT_EQ(damka_judge_statute_counts_fen(tb_, "russian-federation", fen, nullptr, 1, &v), DAMKA_E_BAD_ARGUMENT);
+  // Two pieces on a1: an invalid position, the same status as damka_probe gives it (issue 28).
   EXPECT_EQ(damka_judge_statute_counts(tb_, "russian-federation", 1u, 1u, 0u, 2u, DAMKA_WHITE, nullptr, 0, &v),
-            DAMKA_E_BAD_ARGUMENT);
+            DAMKA_E_INVALID_POSITION);
+}
+
+// An invalid position is DAMKA_E_INVALID_POSITION in both C APIs, with the
+// same message (probeable(), probe.hpp), whatever makes it invalid.
+TEST_F(StatutesCApi, InvalidPositionsAreTheProbesStatus) {
+  struct Case {
+    std::uint32_t wm, wk, bm, bk;
+    int stm;
+    const char* why;
+  };
+  const Case cases[] = {
+      {1u, 1u, 0u, 2u, DAMKA_WHITE, "two pieces"},              // a1 twice
+      {1u << 28, 1u, 0u, 1u << 20, DAMKA_WHITE, "promotion row"},  // a white man on the 8th rank
+      {0u, 1u, 0u, 0u, DAMKA_WHITE, "no pieces"},               // Black, not to move, has none
+  };
+  for (const Case& c : cases) {
+    damka_statute_verdict v;
+    damka_value pv;
+    EXPECT_EQ(damka_probe(tb_, c.wm, c.wk, c.bm, c.bk, c.stm, DAMKA_WDL, &pv), DAMKA_E_INVALID_POSITION) << c.why;
+    const std::string probe_message = damka_last_error();
+    EXPECT_NE(probe_message.find(c.why), std::string::npos) << probe_message;
+    EXPECT_EQ(damka_judge_statute_counts(tb_, "russian-federation", c.wm, c.wk, c.bm, c.bk, c.stm, nullptr, 0, &v),
+              DAMKA_E_INVALID_POSITION)
+        << c.why;
+    EXPECT_EQ(std::string(damka_last_error()), probe_message);
+  }
+  // A FEN whose side to move has no pieces: the statutes cannot judge it (the game is over).
+  damka_statute_verdict v;
+  EXPECT_EQ(damka_judge_statute_fen(tb_, "russian-federation", "W:WKa1", 0, &v), DAMKA_E_INVALID_POSITION)
+      << damka_last_error();
 }
 
 TEST_F(StatutesCApi, BadArgumentsAreRefusedWithAMessage) {

@@ -20,6 +20,9 @@ constexpr std::string_view metric_name(Metric m) {
 }
 
 enum class Wdl : std::int8_t { Loss = -1, Draw = 0, Win = 1 };
+// "win", "draw" or "loss" (for the side the value belongs to); words.hpp
+// builds the longer texts and the JSON from it.
+constexpr const char* result_word(Wdl w) { return w == Wdl::Win ? "win" : w == Wdl::Loss ? "loss" : "draw"; }
 
 struct Value {
   Wdl wdl = Wdl::Draw;

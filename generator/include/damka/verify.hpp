@@ -125,6 +125,6 @@ Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesys
 Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::path& dir, const VerifyOptions& opts,
                                      const VerifyCallbacks& cb = {});
 
-std::string describe(std::uint16_t code);  // "win in 7 plies", "loss in 0 plies", "draw"
+std::string describe(std::uint16_t code);  // "win in 7 plies", "win in 1 ply", "draw" (describe_value, words.hpp)
 
 }  // namespace damka

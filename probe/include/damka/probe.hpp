@@ -61,6 +61,7 @@
 #include "damka/rules.hpp"
 #include "damka/value.hpp"
 #include "damka/value_oracle.hpp"  // move_value, better_value
+#include "damka/words.hpp"         // describe_value, result_word, color_word
 
 namespace damka {
 
@@ -78,7 +79,27 @@ enum class ProbeStatus : std::uint8_t {
                   // tries the file again.  Also: the file changed on disk since it was
                   // opened; then it stays so until the tables are opened again
 };
-std::string_view probe_status_name(ProbeStatus s);  // "ok", "unknown", "not cached", ...
+// "ok", "unknown (table missing)", "not in cache", "table corrupt", "invalid
+// position", "i/o error (table not readable now)": the status alone, as JSON
+// writes it ({"status": ...}).  probe_status_error() says why, with details.
+std::string_view probe_status_name(ProbeStatus s);
+// The ErrorCode of a status that is not Ok: Unknown NotFound, Corrupt
+// Corrupt, IoError Io, Invalid InvalidPosition, NotCached Other.
+ErrorCode probe_status_code(ProbeStatus s);
+
+// Which positions can be probed: the one rule, which every front end,
+// Tablebase itself and the statutes' value sources apply.  A position can
+// be probed when it is valid as parse_fen accepts it (no two pieces on a
+// square, no man on its own promotion row, at most 12 pieces a side, the
+// side to move White or Black) and the side not to move has pieces (else
+// the game is over and no table holds it).  A side to move without pieces
+// can be probed: it has lost in 0 plies.  Pure, thread-safe, O(1).
+//
+// unprobeable_reason: nullptr when p can be probed, else why not ("a man
+// stands on its own promotion row", ...).  probeable: Ok, or an Error coded
+// InvalidPosition whose message is "invalid position: <reason>".
+const char* unprobeable_reason(const Position& p);
+Status probeable(const Position& p);
 
 enum class ProbeMode : std::uint8_t {
   Normal,       // reads blocks (and opens files) as needed
@@ -241,7 +262,22 @@ class Tablebase {
   std::unique_ptr<Impl> impl_;
 };
 
-// "win in 7 plies", "draw", "loss in 0 plies", "win" (WDL: no distance).
-std::string describe_value(Value v, Metric metric);
+// Why `tb` gave status `s` (not Ok) for p in `metric`, as an Error with its
+// code (probe_status_code) and a message naming the problem: the missing
+// tables and their folder ("no dtw table for 2Kv1K, 3Kv1K in T/russian"), the
+// damaged or unreadable file (this thread's last problem), why p is invalid.
+// Used by the CLI, Python and the C APIs alike.  Cost: for Unknown, one
+// missing_tables() walk (a few file checks), except for a Conditional probe's
+// status (`mode`), which names p's material and touches no file; else O(1).
+// Thread-safe; call on the thread that got the status (it reads
+// thread_last_problem()).
+Error probe_status_error(const Tablebase& tb, const Position& p, ProbeStatus s, Metric metric,
+                         ProbeMode mode = ProbeMode::Normal);
+
+// Whether `tb` may answer p: probeable(p), and p has no more pieces than
+// the largest table present (NotFound "no table has N pieces (the largest
+// here has M)").  A cheap first check before probing; a missing table of a
+// smaller material is found by the probe itself.  Thread-safe, O(1).
+Status probeable(const Position& p, const Tablebase& tb);
 
 }  // namespace damka

@@ -24,6 +24,10 @@ constexpr int kNumSquares = 32;
 enum class Color : std::uint8_t { White = 0, Black = 1 };
 constexpr Color opposite(Color c) { return c == Color::White ? Color::Black : Color::White; }
 constexpr int idx(Color c) { return static_cast<int>(c); }
+// The colour's word in JSON and options ("white", "black") and in sentences
+// ("White", "Black").  Every front end and report uses these (words.hpp).
+constexpr const char* color_word(Color c) { return c == Color::White ? "white" : "black"; }
+constexpr const char* color_title(Color c) { return c == Color::White ? "White" : "Black"; }
 
 // Diagonal directions; "up" is toward row 7 (rank 8).
 enum Dir : int { UpLeft = 0, UpRight = 1, DownLeft = 2, DownRight = 3 };

@@ -11,14 +11,35 @@
 namespace damka {
 
 // What kind of failure an Error is, for callers that act differently on
-// each (a probe retries after Io, never after Corrupt).
+// each (a probe retries after Io, never after Corrupt).  Every layer that
+// turns an Error into something else (a C status, a Python exception, an
+// exit code, an HTTP answer) maps this code, never the message text.  The
+// numbers are stable (new codes are added at the end).
 enum class ErrorCode : std::uint8_t {
-  Other = 0,     // bad argument, bad input text, a check that failed, ...
-  NotFound = 1,  // a file or directory that does not exist
-  Io = 2,        // an operating-system or resource failure that may pass (EMFILE, EIO,
-                 // ENOMEM, EACCES, ...): nothing is known to be wrong with the data
-  Corrupt = 3,   // the data itself is wrong: checksum, size or structure
+  Other = 0,            // a check that failed, an internal limit, ... (none of the below)
+  NotFound = 1,         // a file or directory that does not exist; a table the answer needs is missing
+  Io = 2,               // an operating-system or resource failure that may pass (EMFILE, EIO,
+                        // ENOMEM, EACCES, ...): nothing is known to be wrong with the data
+  Corrupt = 3,          // the data itself is wrong: checksum, size or structure
+  InvalidArgument = 4,  // the caller's input is wrong: an unknown name (variant, rulebook,
+                        // clause), a bad number, text that cannot be read (a FEN, a game)
+  InvalidPosition = 5,  // a position no table can answer (probeable(), probe.hpp): overlapping
+                        // pieces, a man on its own promotion row, more than 12 pieces a side,
+                        // or the side not to move has no pieces (the game is over)
 };
+
+// "other", "not found", "i/o error", "corrupt", "invalid argument", "invalid position".
+constexpr const char* error_code_name(ErrorCode c) {
+  switch (c) {
+    case ErrorCode::Other: return "other";
+    case ErrorCode::NotFound: return "not found";
+    case ErrorCode::Io: return "i/o error";
+    case ErrorCode::Corrupt: return "corrupt";
+    case ErrorCode::InvalidArgument: return "invalid argument";
+    case ErrorCode::InvalidPosition: return "invalid position";
+  }
+  return "other";
+}
 
 class Error {
  public:

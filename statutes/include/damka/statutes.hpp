@@ -321,7 +321,7 @@ class TableDirValues final : public ValueSource {
  private:
   std::filesystem::path dir_;
   std::unique_ptr<Tablebase> tb_;
-  std::string open_error_;
+  Error open_error_;  // why the tables could not be opened (with its code)
   std::uint64_t engine_budget_ = 0;
 };
 

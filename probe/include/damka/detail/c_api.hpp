@@ -22,7 +22,15 @@ namespace damka::capi {
 // Records `message` for damka_last_error() and returns s.
 damka_status fail(damka_status s, std::string_view message) noexcept;
 
-// Parses a FEN under the handle's rules.
+// The C status of an error's code, the one mapping both C APIs use:
+// NotFound DAMKA_UNKNOWN (a table the answer needs is missing), Io
+// DAMKA_E_IO, Corrupt DAMKA_E_CORRUPT, InvalidArgument DAMKA_E_BAD_ARGUMENT,
+// InvalidPosition DAMKA_E_INVALID_POSITION, Other DAMKA_E_INTERNAL.
+damka_status status_of(ErrorCode code) noexcept;
+// Records e's message and returns status_of(e.code()).
+damka_status fail(const Error& e) noexcept;
+
+// Parses a FEN under the handle's rules (DAMKA_E_BAD_FEN when it cannot be read).
 damka_status read_fen(const damka_tablebase* h, const char* fen, Position& p);
 
 // Runs f, turning exceptions into statuses.

@@ -1,26 +1,26 @@
 // A position's values, moves and principal variation from the tables, and
 // their JSON: the one JSON that `damka probe --json` prints and that
 // `damka serve` answers (GET /api/v1/{variant}?fen=...), built by one function.
+// It lives with the probe (not with the server) so that every front end
+// writes it without linking the HTTP library.
 //
 //   damka::PositionReport r = damka::report_position(tb, position, /*with_pv=*/true);
 //   nlohmann::json j = damka::position_json(tb, r);          // "wdl", "dtw", "dtc", "moves", "pv", ...
-//   if (verdict) j["statutes"] = damka::statutes_json("russian-federation", 0, *verdict);
+//   if (verdict) j["statutes"] = damka::statutes_json("russian-federation", 0, *verdict);  // statutes_json.hpp
 //
-// Words: results are "win", "draw" or "loss" for the side to move; a value
-// the tables cannot give is {"status": "unknown"} (or "corrupt", ...), never a
-// guess, and "missing_tables" then names the materials whose tables are
-// missing.  Distances are in plies (DTW: to the end of the game; DTC: to the
-// next capture or promotion); a draw has none (null).
+// Words (words.hpp): results are "win", "draw" or "loss" for the side to
+// move; a value the tables cannot give is {"status": probe_status_name()}
+// ("unknown (table missing)", "table corrupt", ...), never a guess, and
+// "missing_tables" then names the materials whose tables are missing.
+// Distances are in plies (DTW: to the end of the game; DTC: to the next
+// capture or promotion); a draw has none (null).
 #pragma once
 
-#include <optional>
-#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "damka/probe.hpp"
-#include "damka/statutes.hpp"
 
 namespace damka {
 
@@ -40,8 +40,8 @@ struct PositionReport {
 // Probes p's WDL, DTW and DTC, every legal move and, with `with_pv`, the
 // principal variation.  Cost: three probes, one DTW (and DTC) probe per legal
 // move, and with the PV one probe_moves per ply of it (a few hundred probes
-// for a long win).  Thread-safe (Tablebase is).  p must be valid with pieces
-// on both sides (Position::is_valid; the caller says what is wrong otherwise).
+// for a long win).  Thread-safe (Tablebase is).  p must be probeable
+// (probeable(), probe.hpp; the caller says what is wrong otherwise).
 PositionReport report_position(const Tablebase& tb, const Position& p, bool with_pv);
 
 // The JSON of a report: variant, fen, material, side_to_move, wdl, dtw, dtc,
@@ -52,13 +52,11 @@ PositionReport report_position(const Tablebase& tb, const Position& p, bool with
 // Filipino and Mozambique).  Thread-safe; cost linear in moves and PV.
 nlohmann::json position_json(const Tablebase& tb, const PositionReport& report);
 
-// A statute verdict as it appears under "statutes": verdict_json() with the
-// rulebook's name and the moves already played, or, when there is no verdict
-// (a table it needs is missing or unreadable), {"rulebook", "status":
-// "unknown", "error": why}.
-nlohmann::json statutes_json(std::string_view rulebook, int moves_played, const Expected<StatuteVerdict>& verdict);
-
-// "win", "draw" or "loss".
-const char* result_word(Wdl w);
+// The value-keeping moves of Tablebase::probe_root as JSON, in their order:
+// [{"move", "result", "dtw", "dtc"}], a distance null when unknown or a
+// draw.  Pure; cost linear in the moves.
+nlohmann::ordered_json root_moves_json(const Rules& rules, const Position& p, const std::vector<RootMove>& moves);
+// "dtw", "dtc" or "none": the metric probe_root ranked its moves by.
+const char* root_ranking_name(RootRanking ranking);
 
 }  // namespace damka

@@ -1,7 +1,8 @@
-// The JSON shared by `damka probe --json` and `damka serve`.
+// The JSON shared by `damka probe --json` and `damka serve` (position_report.hpp).
 #include "damka/position_report.hpp"
 
 #include "damka/notation.hpp"
+#include "damka/words_json.hpp"
 
 namespace damka {
 namespace {
@@ -10,14 +11,10 @@ using json = nlohmann::json;
 
 json value_json(const ProbeResult& r, Metric m) {
   if (!r.ok()) return {{"status", std::string(probe_status_name(r.status))}};
-  json j = {{"result", result_word(r.value.wdl)}};
-  if (m != Metric::WDL) j["plies"] = r.value.plies;
-  return j;
+  return damka::value_json(r.value, m);
 }
 
 }  // namespace
-
-const char* result_word(Wdl w) { return w == Wdl::Win ? "win" : w == Wdl::Loss ? "loss" : "draw"; }
 
 bool PositionReport::all_known() const {
   return values[0].ok() && values[1].ok() && values[2].ok() && moves_status == ProbeStatus::Ok &&
@@ -42,7 +39,7 @@ json position_json(const Tablebase& tb, const PositionReport& r) {
   j["variant"] = std::string(rules.name);
   j["fen"] = to_fen(rules, p);
   j["material"] = material_of(p).name();
-  j["side_to_move"] = p.side_to_move == Color::White ? "white" : "black";
+  j["side_to_move"] = color_word(p.side_to_move);
   j["wdl"] = value_json(r.values[0], Metric::WDL);
   j["dtw"] = value_json(r.values[1], Metric::DTW);
   j["dtc"] = value_json(r.values[2], Metric::DTC);
@@ -51,10 +48,10 @@ json position_json(const Tablebase& tb, const PositionReport& r) {
     for (const MoveValue& m : r.moves) {
       json e = {{"move", move_to_string(rules, p, m.move)},
                 {"result", result_word(m.dtw.wdl)},
-                {"dtw", m.dtw.wdl == Wdl::Draw ? json(nullptr) : json(m.dtw.plies)}};
+                {"dtw", distance_json(m.dtw)}};
       e["fen_after"] = to_fen(rules, apply(p, m.move));
       if (!m.dtc_known) e["dtc"] = "unknown";
-      else e["dtc"] = m.dtc.wdl == Wdl::Draw ? json(nullptr) : json(m.dtc.plies);
+      else e["dtc"] = distance_json(m.dtc);
       arr.push_back(e);
     }
     j["moves"] = arr;
@@ -82,13 +79,20 @@ json position_json(const Tablebase& tb, const PositionReport& r) {
   return j;
 }
 
-json statutes_json(std::string_view rulebook, int moves_played, const Expected<StatuteVerdict>& verdict) {
-  if (!verdict.ok())
-    return {{"rulebook", std::string(rulebook)}, {"status", "unknown"}, {"error", verdict.message()}};
-  json v = json::parse(verdict_json(*verdict).dump());
-  v["rulebook"] = std::string(rulebook);
-  v["moves_played"] = moves_played;
-  return v;
+nlohmann::ordered_json root_moves_json(const Rules& rules, const Position& p, const std::vector<RootMove>& moves) {
+  using ojson = nlohmann::ordered_json;
+  ojson arr = ojson::array();
+  for (const RootMove& r : moves) {
+    ojson e = {{"move", move_to_string(rules, p, r.move)}, {"result", result_word(r.wdl.wdl)}};
+    e["dtw"] = r.dtw_known ? distance_json(r.dtw) : ojson(nullptr);
+    e["dtc"] = r.dtc_known ? distance_json(r.dtc) : ojson(nullptr);
+    arr.push_back(e);
+  }
+  return arr;
+}
+
+const char* root_ranking_name(RootRanking ranking) {
+  return ranking == RootRanking::DTW ? "dtw" : ranking == RootRanking::DTC ? "dtc" : "none";
 }
 
 }  // namespace damka
