@@ -114,9 +114,12 @@ void register_annotate(CLI::App& app, int& rc) {
     report.set("variant", std::string(rules->name));
     report.set("folder", root.string());
     TablebaseOptions topt;
-    auto opened = open_command_tables(report, *rules, root, topt, rc);
-    if (!opened) return;
-    const Tablebase& tb = *opened;
+    auto opened = open_command_tables(report, *rules, root, topt);
+    if (!opened) {
+      rc = report.fail(opened.error());
+      return;
+    }
+    const Tablebase& tb = **opened;
     AnnotateOptions aopt;
     aopt.rulebook = book ? &*book : nullptr;
     Json out_games = Json::array(), skipped = Json::array();

@@ -11,6 +11,10 @@
 
 namespace damka::cli {
 
+int exit_code_of(ErrorCode code) {
+  return code == ErrorCode::InvalidArgument || code == ErrorCode::InvalidPosition ? 2 : 1;
+}
+
 int Report::fail(int code, const std::string& message) const {
   if (json_) {
     Json j = object();
@@ -40,25 +44,37 @@ void warn_threads_above_cores(const std::string& command, int threads) {
               << " or less is best\n";
 }
 
-bool memory_option(const Report& report, const std::string& text, std::uint64_t& bytes, int& rc) {
-  bytes = default_memory_budget();
-  if (text.empty()) return true;
+Expected<std::uint64_t> memory_bytes(const std::string& text) {
+  if (text.empty()) return default_memory_budget();
   auto mem = parse_memory_size(text);
+  if (!mem) return Error("--memory: " + mem.message(), ErrorCode::InvalidArgument);
+  return *mem;
+}
+
+bool memory_option(const Report& report, const std::string& text, std::uint64_t& bytes, int& rc) {
+  auto mem = memory_bytes(text);
   if (!mem) {
-    rc = report.fail(2, "--memory: " + mem.message());
+    bytes = default_memory_budget();
+    rc = report.fail(mem.error());
     return false;
   }
   bytes = *mem;
   return true;
 }
 
-const Rules* lookup_variant(const Report& report, const std::string& name, int& rc) {
+Expected<const Rules*> variant_named(const std::string& name) {
   const auto v = parse_variant(name);
-  if (!v) {
-    rc = report.fail(2, "unknown variant '" + name + "' (known: " + variant_names() + ")");
+  if (!v) return Error("unknown variant '" + name + "' (known: " + variant_names() + ")", ErrorCode::InvalidArgument);
+  return &rules_of(*v);
+}
+
+const Rules* lookup_variant(const Report& report, const std::string& name, int& rc) {
+  auto rules = variant_named(name);
+  if (!rules) {
+    rc = report.fail(rules.error());
     return nullptr;
   }
-  return &rules_of(*v);
+  return *rules;
 }
 
 std::string variant_list(const std::vector<Variant>& vs) {
@@ -69,17 +85,15 @@ std::string variant_list(const std::vector<Variant>& vs) {
 
 Expected<const Rules*> choose_variant(const std::string& given, const TableFolderScan& scan,
                                       const std::function<bool(const Rules&)>& accepts, const std::string& what) {
-  if (!given.empty()) {
-    const auto v = parse_variant(given);
-    if (!v) return Error("unknown variant '" + given + "' (known: " + variant_names() + ")");
-    return &rules_of(*v);
-  }
+  if (!given.empty()) return variant_named(given);
+  // The arguments do not choose a variant.
+  const auto bad = [](std::string message) { return Error(std::move(message), ErrorCode::InvalidArgument); };
   const auto present = scan.variants();
   if (present.empty() && !scan.unreadable.empty())
-    return Error("no readable tables in " + scan.root.string() + " (" + scan.describe() + ")");
+    return bad("no readable tables in " + scan.root.string() + " (" + scan.describe() + ")");
   if (present.empty())
-    return Error("no tables in " + scan.root.string() +
-                 " (build them with `damka generate -v VARIANT -o " + scan.root.string() + "`)");
+    return bad("no tables in " + scan.root.string() +
+               " (build them with `damka generate -v VARIANT -o " + scan.root.string() + "`)");
   std::vector<Variant> fit;
   for (Variant v : present)
     if (accepts(rules_of(v))) fit.push_back(v);
@@ -87,10 +101,10 @@ Expected<const Rules*> choose_variant(const std::string& given, const TableFolde
   // One variant there: use it, so that the caller says what is wrong for it.
   if (present.size() == 1) return &rules_of(present.front());
   if (fit.empty())
-    return Error(what + " fits none of the variants with tables in " + scan.root.string() + " (" +
-                 scan.describe() + "); name one with -v");
-  return Error(what + " fits several variants with tables in " + scan.root.string() + " (" + variant_list(fit) +
-               "); name one with -v");
+    return bad(what + " fits none of the variants with tables in " + scan.root.string() + " (" +
+               scan.describe() + "); name one with -v");
+  return bad(what + " fits several variants with tables in " + scan.root.string() + " (" + variant_list(fit) +
+             "); name one with -v");
 }
 
 std::string shared_folder_note(const Rules& rules, const std::filesystem::path& root) {
@@ -115,8 +129,8 @@ Json generate_json(const Rules& rules, const std::filesystem::path& out, Json ta
   return j;
 }
 
-std::unique_ptr<Tablebase> open_command_tables(Report& report, const Rules& rules,
-                                               const std::filesystem::path& root, TablebaseOptions topt, int& rc) {
+Expected<std::unique_ptr<Tablebase>> open_command_tables(Report& report, const Rules& rules,
+                                                         const std::filesystem::path& root, TablebaseOptions topt) {
   // Each problem once (an I/O failure may repeat on every probe that needs the file).
   auto seen = std::make_shared<std::set<std::string>>();
   topt.on_error = [report, seen](const std::string& message) {
@@ -125,15 +139,13 @@ std::unique_ptr<Tablebase> open_command_tables(Report& report, const Rules& rule
   const std::string build = " (build them with `damka generate -v " + std::string(rules.name) + " -o " +
                             root.string() + "`)";
   auto opened = Tablebase::open(rules, root, topt);
-  if (!opened) {
-    rc = report.fail(1, "cannot open tables: " + opened.message() + build);
-    return nullptr;
-  }
+  if (!opened)
+    return Error("cannot open tables: " + opened.message() + build,
+                 opened.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::NotFound);
   report.set("tables_folder", (*opened)->directory().string());
-  if ((*opened)->max_pieces() == 0) {
-    rc = report.fail(1, "no " + std::string(rules.name) + " tables in " + (*opened)->directory().string() + build);
-    return nullptr;
-  }
+  if ((*opened)->max_pieces() == 0)
+    return Error("no " + std::string(rules.name) + " tables in " + (*opened)->directory().string() + build,
+                 ErrorCode::NotFound);
   return std::move(*opened);
 }
 

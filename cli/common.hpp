@@ -20,6 +20,12 @@ namespace damka::cli {
 
 using Json = nlohmann::ordered_json;
 
+// The exit code of an error, by its code (README, "Exit codes"): 2 for the
+// caller's input (InvalidArgument, InvalidPosition), 1 for everything else
+// (missing or bad files, I/O, a failed check).  3 (verify's mismatches) is
+// not an error's: verify chooses it.
+int exit_code_of(ErrorCode code);
+
 // How a command reports.  Every command's JSON is one object on stdout with
 // "command", and "variant" and "folder" where it has them; an error under
 // --json is {"command", "error", "exit_code", ...context} on stdout.
@@ -32,6 +38,9 @@ class Report {
   void set(const std::string& key, Json value) { context_[key] = std::move(value); }
   // Prints the error and returns `code` (so: rc = report.fail(2, "...")).
   int fail(int code, const std::string& message) const;
+  // The same for a library error, its exit code chosen by its code
+  // (exit_code_of), never by its text.
+  int fail(const Error& error) const { return fail(exit_code_of(error.code()), error.message()); }
   // A warning: always on stderr (stdout stays one JSON document).
   void warn(const std::string& message) const;
   // A JSON object beginning with "command" and the context.
@@ -43,19 +52,23 @@ class Report {
   Json context_ = Json::object();
 };
 
-// The rules of a named variant, or nullptr after reporting an error naming
-// the known variants (exit code 2).
+// The rules of a named variant, or an InvalidArgument error naming the known variants.
+Expected<const Rules*> variant_named(const std::string& name);
+// The same, or nullptr after reporting that error (exit code 2).
 const Rules* lookup_variant(const Report& report, const std::string& name, int& rc);
 
 // The bytes of a --memory option: `text`, or the default budget (generate's,
 // 80% of the machine's memory) when it is empty; false after reporting a
 // bad size (exit code 2).
 bool memory_option(const Report& report, const std::string& text, std::uint64_t& bytes, int& rc);
+// The same as a value: the bytes, or an InvalidArgument error ("--memory: ...").
+Expected<std::uint64_t> memory_bytes(const std::string& text);
 
 // The variant for a tables folder: `given` when not empty; else the one
 // variant named by the folder's table headers for which `accepts` holds
 // (the FEN parses, the rulebook governs it, ...), or the only variant there;
-// else an error saying which variants are there.  `what` names the test in messages ("the FEN", ...).
+// else an error saying which variants are there (InvalidArgument: the
+// arguments do not choose one).  `what` names the test in messages ("the FEN", ...).
 Expected<const Rules*> choose_variant(const std::string& given, const TableFolderScan& scan,
                                       const std::function<bool(const Rules&)>& accepts, const std::string& what);
 
@@ -85,10 +98,10 @@ Json generate_json(const Rules& rules, const std::filesystem::path& out, Json ta
 
 // Opens the tables of `rules` under `root` for a command that reads them
 // (probe, annotate): each read problem the Tablebase meets is warned once,
-// "tables_folder" is set on the report.  Null (rc set to 1, the failure
-// reported) when the folder cannot be opened or holds no table of the
+// "tables_folder" is set on the report.  An error (NotFound or Io: exit
+// code 1) when the folder cannot be opened or holds no table of the
 // variant.  `topt.on_error` is replaced.
-std::unique_ptr<Tablebase> open_command_tables(Report& report, const Rules& rules,
-                                               const std::filesystem::path& root, TablebaseOptions topt, int& rc);
+Expected<std::unique_ptr<Tablebase>> open_command_tables(Report& report, const Rules& rules,
+                                                         const std::filesystem::path& root, TablebaseOptions topt);
 
 }  // namespace damka::cli
