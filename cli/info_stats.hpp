@@ -1,6 +1,6 @@
 // damka info --stats DIR: the statistics of every material of every variant
 // in a tables folder (probe/include/damka/material_stats.hpp computes them;
-// serve/include/damka/stats_report.hpp writes their JSON).
+// probe/include/damka/stats_report.hpp writes their JSON).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // The JSON of material statistics (material_stats.hpp): the one JSON that
 // `damka info --stats --json` prints for each variant and that `damka serve`
-// answers (GET /api/v1/{variant}/stats), built by these functions.
+// answers (GET /api/v1/{variant}/stats), built by these functions.  With the
+// probe (not the server) so that the CLI writes it without the HTTP library.
 //
 //   std::vector<damka::MaterialStats> all = ...;        // material_stats() of each material
 //   nlohmann::json j = damka::variant_stats_json(tb.rules(), all);
