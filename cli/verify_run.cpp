@@ -1,0 +1,52 @@
+// damka verify, the run: verify_tables for each variant set up, its
+// callbacks feeding the printer (verify_command.hpp).
+#include <cstdio>
+#include <iostream>
+
+#include "damka/table_paths.hpp"
+#include "progress.hpp"
+#include "verify_command.hpp"
+
+namespace damka::cli {
+
+int run_verify(const VerifyCommandOptions& o, const VerifySetup& s, const Report& report) {
+  VerifyPrinter printer(o, report);
+  // A family folder that cannot be read: named, the others verified, exit 1.
+  for (const auto& u : s.scan.unreadable) printer.unreadable_folder(u);
+  for (const Rules* r : s.todo) {
+    const TableFamilyFolder& fam = *s.scan.family_of(*r);
+    printer.variant_start(*r, fam, s.scan.root, r == s.todo.front());
+    ProgressBar bar;
+    VerifyCallbacks cb;
+    cb.progress = [&](const VerifyProgress& p) {
+      char pct[16];
+      std::snprintf(pct, sizeof pct, "%.0f%%", p.total ? 100.0 * double(p.done) / double(p.total) : 100.0);
+      bar.update_run(double(p.overall_done), double(p.overall_total), p.elapsed, "positions",
+                     "verify " + std::string(r->name) + " table " + std::to_string(p.table_number) + "/" +
+                         std::to_string(p.tables_total) + " " + p.material.name() + " " + pct);
+    };
+    cb.file_problem = [&](const VerifyFileProblem& f) { printer.file_problem(f); };
+    cb.mismatch = [&](const VerifyMismatch& x) {
+      bar.finish();
+      printer.mismatch(x);
+    };
+    cb.table_done = [&](const VerifyReport& t) {
+      bar.finish();
+      printer.table_done(t);
+    };
+    auto result = verify_tables(*r, s.scan.root, s.vopt, cb);
+    bar.finish();
+    // Temporary files a killed `damka generate` left: named, not fatal.
+    for (const auto& p : temp_table_files(table_dir(s.scan.root, *r))) printer.stray_file(p);
+    if (!result) {
+      printer.bad_folder(result.message());
+      continue;
+    }
+    printer.variant_done(*r, fam, *result);
+  }
+  const int rc = printer.exit_code();
+  printer.finish(s.todo);
+  return rc;
+}
+
+}  // namespace damka::cli
