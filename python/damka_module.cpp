@@ -172,13 +172,7 @@ class PyTablebase {
       s = tb_->principal_variation(p, line);
     }
     if (s != ProbeStatus::Ok) raise(s, p, Metric::DTW);
-    std::vector<std::string> out;
-    Position q = p;
-    for (const Move& m : line) {
-      out.push_back(move_to_string(*rules_, q, m));
-      q = apply(q, m);
-    }
-    return out;
+    return line_moves(*rules_, p, line);
   }
 
   py::object judge(const std::string& fen, const std::string& rulebook, int moves_played) const {

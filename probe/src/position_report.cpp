@@ -60,13 +60,7 @@ json position_json(const Tablebase& tb, const PositionReport& r) {
   }
   if (r.with_pv) {
     if (r.pv_status == ProbeStatus::Ok) {
-      json arr = json::array();
-      Position q = p;
-      for (const Move& m : r.pv) {
-        arr.push_back(move_to_string(rules, q, m));
-        q = apply(q, m);
-      }
-      j["pv"] = arr;
+      j["pv"] = line_moves(rules, p, r.pv);
     } else {
       j["pv"] = {{"status", std::string(probe_status_name(r.pv_status))}};
     }

@@ -20,13 +20,7 @@ json longest_json(const Rules& rules, const LongestWin& w) {
             {"fen", to_fen(rules, w.position)},
             {"side_to_move", color_word(w.position.side_to_move)}};
   if (w.line_status == ProbeStatus::Ok) {
-    json line = json::array();
-    Position q = w.position;
-    for (const Move& m : w.line) {
-      line.push_back(move_to_string(rules, q, m));
-      q = apply(q, m);
-    }
-    j["pv"] = line;
+    j["pv"] = line_moves(rules, w.position, w.line);
   } else {
     j["pv"] = {{"status", std::string(probe_status_name(w.line_status))}};
   }

@@ -279,6 +279,16 @@ std::string board_diagram(const Rules& r, const Position& p) {
   return s;
 }
 
+std::vector<std::string> line_moves(const Rules& r, Position p, const std::vector<Move>& line) {
+  std::vector<std::string> out;
+  out.reserve(line.size());
+  for (const Move& m : line) {
+    out.push_back(move_to_string(r, p, m));
+    p = apply(p, m);
+  }
+  return out;
+}
+
 std::string line_to_string(const Rules& r, Position p, const std::vector<Move>& line) {
   std::string s;
   int number = 1;

@@ -29,8 +29,11 @@ TEST(ProbeStatusWords, EveryStatusHasItsNameAndCode) {
   EXPECT_EQ(probe_status_code(ProbeStatus::Invalid), ErrorCode::InvalidPosition);
   EXPECT_EQ(probe_status_code(ProbeStatus::NotCached), ErrorCode::Other);
   for (ProbeStatus a : kStatuses)
-    for (ProbeStatus b : kStatuses)
-      if (a != b) EXPECT_NE(probe_status_name(a), probe_status_name(b));
+    for (ProbeStatus b : kStatuses) {
+      if (a != b) {
+        EXPECT_NE(probe_status_name(a), probe_status_name(b));
+      }
+    }
 }
 
 TEST(ProbeStatusWords, ErrorCodeNames) {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "damka/notation.hpp"
 #include "damka/words.hpp"
 #include "damka/words_json.hpp"
 
@@ -100,6 +101,24 @@ TEST(WordsJson, Distances) {
   EXPECT_TRUE(distance_json(Value::draw()).is_null());
   EXPECT_EQ(distance_json(Value::win(3)).get<int>(), 3);
   EXPECT_EQ(distance_json(Value::loss(0)).get<int>(), 0);
+}
+
+// Move notation: a line as one text per ply, each in the position it is played from.
+TEST(Words, LineMoves) {
+  const Rules& rules = rules_of(Variant::Russian);
+  Position p = start_position(rules);
+  std::vector<Move> line;
+  std::vector<std::string> texts;
+  for (int ply = 0; ply < 4; ++ply) {
+    MoveList moves;
+    generate_moves(rules, p, moves);
+    ASSERT_FALSE(moves.empty());
+    line.push_back(moves.back());
+    texts.push_back(move_to_string(rules, p, moves.back()));
+    p = apply(p, moves.back());
+  }
+  EXPECT_EQ(line_moves(rules, start_position(rules), line), texts);
+  EXPECT_TRUE(line_moves(rules, p, {}).empty());
 }
 
 }  // namespace

@@ -35,6 +35,9 @@ std::string move_to_string(const Rules& r, const Position& p, const Move& m);
 // when the second side moves first, "1... h8-g7 2. ...".  Each move must be
 // legal in the position the line has reached.
 std::string line_to_string(const Rules& r, Position p, const std::vector<Move>& line);
+// The same line as one move text per ply, unnumbered ({"c3-d4", "h8-g7"}):
+// as the JSON of a principal variation and Python's pv() give it.
+std::vector<std::string> line_moves(const Rules& r, Position p, const std::vector<Move>& line);
 // Finds the legal move the text names; rejects illegal or ambiguous text.
 Expected<Move> parse_move(const Rules& r, const Position& p, std::string_view text);
 
