@@ -9,6 +9,7 @@
 #include "progress.hpp"
 #include "damka/engine.hpp"
 #include "damka/generate.hpp"
+#include "damka/statute_json.hpp"
 #include "damka/statutes.hpp"
 #include "damka/table_scan.hpp"
 

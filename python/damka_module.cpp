@@ -18,6 +18,7 @@
 #include "damka/movegen.hpp"
 #include "damka/notation.hpp"
 #include "damka/probe.hpp"
+#include "damka/statute_json.hpp"
 #include "damka/statutes.hpp"
 #include "damka/table_paths.hpp"
 

@@ -1,4 +1,5 @@
 // The rule-aware verdict on one position.
+#include "damka/statute_json.hpp"
 #include "damka/statutes.hpp"
 
 namespace damka {

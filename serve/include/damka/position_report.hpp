@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "damka/probe.hpp"
+#include "damka/statute_json.hpp"
 #include "damka/statutes.hpp"
 
 namespace damka {
