@@ -1,11 +1,11 @@
 // damka probe, the output: text or JSON (probe_command.hpp).  The words
-// are words.hpp's, the JSON position_report.hpp's and statutes_json.hpp's.
+// are words.hpp's, the JSON position_report.hpp's and statute_json.hpp's.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include "damka/notation.hpp"
-#include "damka/statutes_json.hpp"
+#include "damka/statute_json.hpp"
 #include "damka/words.hpp"
 #include "probe_command.hpp"
 

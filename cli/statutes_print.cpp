@@ -3,6 +3,7 @@
 // report_json's).
 #include <iostream>
 
+#include "damka/statute_json.hpp"
 #include "statutes_command.hpp"
 
 namespace damka::cli {

@@ -19,8 +19,9 @@
 #include "damka/movegen.hpp"
 #include "damka/notation.hpp"
 #include "damka/probe.hpp"
+#include "damka/statute_json.hpp"
 #include "damka/statutes.hpp"
-#include "damka/statutes_json.hpp"
+#include "damka/statute_json.hpp"
 #include "damka/table_paths.hpp"
 #include "damka/words.hpp"
 

@@ -6,11 +6,13 @@
 
 #include "damka/engine.hpp"
 #include "damka/index.hpp"
+#include "damka/table_file.hpp"
 
 namespace damka::engine_detail {
 
-constexpr std::uint16_t kUnset = 0xFFFF;  // no value yet
-constexpr std::uint16_t kInf = 0xFFFF;    // no exit of that kind
+// No value yet (a slot's code, a best exit's, a queued distance): the code
+// files use for don't care, so a slot no pass sets is written as one.
+constexpr std::uint16_t kUnset = kDontCareCode;
 constexpr int kMaxPasses = 3;
 
 // Progress of the men (see engine.hpp): every man move raises it by one.

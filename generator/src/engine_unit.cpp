@@ -125,7 +125,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
   std::uint8_t flags = 0, in = 0;
   std::uint16_t win_exit[kMaxPasses], loss_exit[kMaxPasses];
   for (int i = 0; i < np; ++i) {
-    win_exit[i] = kInf;
+    win_exit[i] = kUnset;
     loss_exit[i] = 0;
   }
   // Moves that leave the unit: their values come from the level above or
@@ -265,7 +265,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   // best exit already decides them.
   auto start = [&](std::uint64_t l, std::vector<std::vector<std::uint64_t>>& out) {
     s.pending[l] = s.in[l];
-    s.queued[l] = kInf;
+    s.queued[l] = kUnset;
     code_at(l) = kUnset;
     const std::uint8_t f = s.flags[l];
     if (f & kNoMoves) {
@@ -277,7 +277,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
       code_at(l) = 0;
       return;
     }
-    if (win_exit[l] != kInf && (!sec || w == Wdl::Win)) {
+    if (win_exit[l] != kUnset && (!sec || w == Wdl::Win)) {
       push(out, win_exit[l], l * 2 + 1);
       s.queued[l] = win_exit[l];
     } else if (s.in[l] == 0 && !(f & kDrawExit) && (!sec || w == Wdl::Loss)) {
@@ -332,7 +332,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
         if (O::lower(s.queued[lp], next)) push(out, next, lp * 2 + 1);
       } else {
         if (O::dec(s.pending[lp]) != 0) return;
-        if (sec ? wdl(lp) != Wdl::Loss : (win_exit[lp] != kInf || (s.flags[lp] & kDrawExit))) return;
+        if (sec ? wdl(lp) != Wdl::Loss : (win_exit[lp] != kUnset || (s.flags[lp] & kDrawExit))) return;
         push(out, std::max<std::uint64_t>(next, loss_exit[lp]), lp * 2);
       }
     };

@@ -13,12 +13,18 @@ namespace damka::generate_detail {
 
 inline constexpr std::uint64_t kCachePerThread = std::uint64_t{16} << 20;  // successor cache per thread
 
+// A material's files in TableReport::bytes order.
+inline constexpr Metric kFileMetrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
+
 // The materials to build: everything up to max_pieces, or `only` and what it
 // needs, in build order.
 std::vector<Material> targets(const GenerateOptions& opt);
 
+// The prediction model of the plan (generate_plan.cpp).
 // Positions per second of an in-memory build on this machine (a short build).
 double calibrate(const Rules& rules, int threads);
+// How fast building material m from files runs, as a share of calibrate()'s rate.
+double speed_share(const Material& m, std::uint64_t positions);
 
 // r for a material whose files are present: Skipped, with its file sizes.
 void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r);

@@ -82,7 +82,7 @@ std::vector<StatuteCounters> count_game_plies(const Rulebook& book, const GameRe
     const bool man = (p.men[idx(p.side_to_move)] & bit(m.from)) != 0;
     for (auto& [number, k] : counts) {
       if (!k.running) continue;
-      if (m.is_capture() || m.promotes || (man && (k.restarts & kRestartManMove))) {
+      if (m.is_capture() || m.promotes || (man && (k.restarts & kExitManMove))) {
         k.running = false;  // the balance changed: the count ends
         continue;
       }

@@ -1,6 +1,5 @@
 // The rule-aware verdict on one position.
 #include "damka/statutes.hpp"
-#include "damka/words_json.hpp"
 
 namespace damka {
 namespace {
@@ -161,33 +160,6 @@ Expected<StatuteVerdict> judge_with_tables(std::string_view rulebook, const Rule
   if (!book) return book.error();
   TableDirValues values(rules, tables_dir);
   return judge(*book, rules, p, moves_played, values);
-}
-
-nlohmann::ordered_json verdict_json(const StatuteVerdict& v) {
-  using json = nlohmann::ordered_json;
-  auto colour = [](std::optional<Color> c) -> json { return c ? json(color_word(*c)) : json(nullptr); };
-  auto value = [](Value x) -> json { return value_json(x); };
-  json clauses = json::array();
-  for (const ClauseJudgement& j : v.clauses)
-    clauses.push_back({{"id", j.id},
-                       {"clause", j.number},
-                       {"summary", j.summary},
-                       {"limit", j.limit},
-                       {"moves_played", j.moves_played},
-                       {"count_kind", "statute-aware"},
-                       {"stronger", colour(j.stronger)},
-                       {"count", value(j.count)},
-                       {"moves_needed", j.moves_needed < 0 ? json(nullptr) : json(j.moves_needed)},
-                       {"moves_left", j.moves_left},
-                       {"in_time", j.in_time}});
-  const ClauseJudgement* d = v.deciding_clause();
-  return {{"covered", v.covered},
-          {"value", value(v.value)},
-          {"winner", colour(v.winner)},
-          {"wins_in_time", v.wins_in_time},
-          {"deciding_clause", d ? json(d->id) : json(nullptr)},
-          {"clauses", clauses},
-          {"summary", v.summary}};
 }
 
 }  // namespace damka

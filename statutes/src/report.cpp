@@ -1,4 +1,5 @@
-// The statute report: every judgeable clause against the tables.
+// The statute report: every judgeable clause against the tables (the
+// analysis; report_text.cpp and report_json.cpp render it).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -10,13 +11,10 @@
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
 #include "damka/statutes.hpp"
-#include "damka/words_json.hpp"
 #include "material_index.hpp"
 
 namespace damka {
 namespace {
-
-using json = nlohmann::ordered_json;
 
 // Accumulates one clause while the materials are walked.
 struct ClauseWork {
@@ -61,7 +59,7 @@ std::string missing_text(const ClauseReport& r) {
 bool ends_count(const Clause& c, const Position& p, const Move& m) {
   if (m.is_capture() || m.promotes) return true;
   const bool man = (p.men[idx(p.side_to_move)] & bit(m.from)) != 0;
-  return man && (c.restarts & kRestartManMove);
+  return man && (c.restarts & kExitManMove);
 }
 
 // The line the count measures (Example::line): from p, the side to move
@@ -371,211 +369,6 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
     rep.clauses.push_back(std::move(w.report));
   }
   return rep;
-}
-
-// ------------------------------------------------------------------- text
-
-namespace {
-
-std::string reading_of_count(const Clause& c) {
-  std::string s = "the count starts at 0 in a covered position and runs in moves of the side that wins while the "
-                  "balance holds; it ends at a capture or a promotion";
-  if (c.restarts & kRestartManMove) s += " or a man move";
-  s += " (the position reached is judged by the entry of " + c.number +
-       " covering it, with a fresh count, else by plain play); the winner must end it, still winning, within " +
-       std::to_string(c.limit) + " moves";
-  return s;
-}
-
-}  // namespace
-
-std::string example_line(const Rules& rules, const Example& e) { return line_to_string(rules, e.position, e.line); }
-
-std::string report_text(const StatuteReport& rep, const Rules& rules) {
-  std::ostringstream o;
-  char buf[512];
-  o << rep.book_title << "\n";
-  o << "Rulebook: data/rulebooks/" << rep.book_name << ".json (" << rep.book_source << ")\n";
-  o << "Judged against " << rep.variant << " " << rep.tables << " ("
-    << (rep.only ? "material " + rep.only->name() + " only"
-                 : "materials up to " + std::to_string(rep.max_pieces) + " pieces considered")
-    << "; "
-    << (rep.largest_table ? "tables present up to " + std::to_string(rep.largest_table) + " pieces"
-                          : std::string("no table present"))
-    << ")\n";
-  if (!rep.book_counting.empty()) o << "Counting: " << rep.book_counting << "\n";
-  o << "Statute-aware values: a covered position is still won under a clause when the side that wins with perfect\n"
-       "play can end the clause's count (started at 0) still winning within the limit; a win in d plies needs\n"
-       "ceil(d/2) moves with the winner to move, floor(d/2) with the defender to move.  Materials are written\n"
-       "with White as the side with more pieces.  Table formats: FORMAT.md; commands: README.md.\n";
-  for (const ClauseReport& r : rep.clauses) {
-    const Clause& c = r.clause;
-    o << "\n" << c.id << "  " << c.summary << "\n";
-    o << "  text        " << c.text << "\n";
-    o << "  material    " << c.material_text() << "\n";
-    o << "  position    " << c.condition_text() << "\n";
-    o << "  limit       " << c.limit << " moves\n";
-    o << "  count       " << reading_of_count(c) << "\n";
-    o << "  goal        " << c.goal << "\n";
-    if (!c.reading.empty()) o << "  reading     " << c.reading << "\n";
-    if (!r.materials.empty()) {
-      std::snprintf(buf, sizeof buf, "  %-10s %-7s %10s | %9s %9s %9s | %9s %9s %9s | %7s %7s %10s\n", "material",
-                    "to move", "positions", "W wins", "draws", "B wins", "W wins", "draws", "B wins", "longest",
-                    "needed", "into draws");
-      o << "  " << std::string(30, ' ') << "| plain play                    | under the clause              |\n";
-      o << buf;
-      auto moves = [](int m) { return m < 0 ? std::string("-") : std::to_string(m); };
-      auto row = [&](const std::string& name, const char* side, const SideFigures& f) {
-        auto u = [](std::uint64_t x) { return static_cast<unsigned long long>(x); };
-        std::snprintf(buf, sizeof buf, "  %-10s %-7s %10llu | %9llu %9llu %9llu | %9llu %9llu %9llu | %7s %7s %10llu\n",
-                      name.c_str(), side, u(f.positions), u(f.white_wins), u(f.draws), u(f.black_wins),
-                      u(f.sa_white_wins), u(f.sa_draws), u(f.sa_black_wins), moves(f.longest).c_str(),
-                      moves(f.longest_needed).c_str(), u(f.into_draws));
-        o << buf;
-      };
-      for (const MaterialFigures& mf : r.materials) {
-        for (int s = 0; s < 2; ++s)
-          if (mf.side[s].positions) row(mf.material.name(), color_title(s == 0 ? Color::White : Color::Black), mf.side[s]);
-      }
-      if (r.materials.size() > 1) {
-        row("total", color_title(Color::White), r.total[0]);
-        row("total", color_title(Color::Black), r.total[1]);
-      }
-      o << "  (longest: most moves of the winner among the wins that survive the clause; needed: most moves any\n"
-           "  plain win needs to end the count; into draws: plain wins the clause turns into draws)\n";
-    }
-    o << "  verdict     " << r.verdict << "\n";
-    if (r.over_limit()) {
-      o << "  into draws  " << r.over_limit() << " won positions need more than " << c.limit
-        << " moves inside the balance; the longest, with the line the count measures:\n";
-      for (const Example& e : r.saved) {
-        o << "              " << fen(rules, e.position) << "  " << winner_text(e.position.side_to_move, e.dtw.wdl) << ", needs "
-          << e.moves_needed << " moves\n";
-        o << "                " << line_to_string(rules, e.position, e.line) << "\n";
-      }
-    } else if (r.positions()) {
-      o << "  into draws  " << (r.into_draws() ? "none inside the balance" : "none") << "\n";
-    }
-  }
-  if (!rep.not_judgeable.empty()) {
-    o << "\nClauses a table cannot judge:\n";
-    for (const Clause& c : rep.not_judgeable) {
-      o << "  " << c.id << "  " << c.summary << " -- " << c.reason << "\n";
-      o << "      " << c.text << "\n";
-    }
-  }
-  return o.str();
-}
-
-// ------------------------------------------------------------------- JSON
-
-namespace {
-
-json opt_int(int x) { return x < 0 ? json(nullptr) : json(x); }
-
-json side_json(const SideFigures& f) {
-  return {{"positions", f.positions},
-          {"plain", {{"white_wins", f.white_wins}, {"draws", f.draws}, {"black_wins", f.black_wins}}},
-          {"statute_aware", {{"white_wins", f.sa_white_wins}, {"draws", f.sa_draws}, {"black_wins", f.sa_black_wins}}},
-          {"turned_into_draws", f.into_draws},
-          {"over_limit", f.over_limit},
-          {"longest_moves", opt_int(f.longest)},
-          {"longest_needed_moves", opt_int(f.longest_needed)}};
-}
-
-json example_json(const Example& e, const Rules& rules) {
-  return {{"fen", to_fen(rules, e.position)},
-          {"to_move", color_word(e.position.side_to_move)},
-          {"plain_result", winner_word(e.position.side_to_move, e.dtw.wdl)},
-          {"statute_result", winner_word(e.position.side_to_move, e.statute.wdl)},
-          {"count", value_json(e.count)},
-          {"dtw", value_json(e.dtw)},
-          {"moves_needed", opt_int(e.moves_needed)},
-          {"line", line_to_string(rules, e.position, e.line)}};
-}
-
-json count_json(const CountSpec& c) {
-  return {{"min", c.min}, {"max", c.max == INT_MAX ? json(nullptr) : json(c.max)}};
-}
-
-json side_spec_json(const SideSpec& s) {
-  return {{"kings", count_json(s.kings)}, {"men", count_json(s.men)}, {"pieces", count_json(s.pieces)}};
-}
-
-}  // namespace
-
-nlohmann::ordered_json report_json(const StatuteReport& rep, const Rules& rules) {
-  json clauses = json::array();
-  for (const ClauseReport& r : rep.clauses) {
-    const Clause& c = r.clause;
-    json sides = json::array();
-    for (const SidePair& sp : c.sides)
-      sides.push_back({{"stronger", side_spec_json(sp.stronger)}, {"weaker", side_spec_json(sp.weaker)}});
-    json conds = json::array();
-    for (Condition k : c.conditions) conds.push_back(condition_name(k));
-    json restarts = json::array();
-    restarts.push_back("capture");
-    restarts.push_back("promotion");
-    if (c.restarts & kRestartManMove) restarts.push_back("man_move");
-    json mats = json::array();
-    for (const MaterialFigures& mf : r.materials)
-      mats.push_back({{"material", mf.material.name()},
-                      {"white_to_move", side_json(mf.side[0])},
-                      {"black_to_move", side_json(mf.side[1])}});
-    json missing = json::array();
-    for (const auto& [pieces, ms] : r.missing)
-      for (const Material& m : ms) missing.push_back(m.name());
-    json saved = json::array();
-    for (const Example& e : r.saved) saved.push_back(example_json(e, rules));
-    json j = {{"id", c.id},
-              {"clause", c.number},
-              {"summary", c.summary},
-              {"text", c.text},
-              {"material", {{"text", c.material_text()}, {"sides", sides}, {"pieces", count_json(c.pieces)}}},
-              {"position", conds},
-              {"except", c.except},
-              {"limit", c.limit},
-              {"count_ends_on", restarts},
-              {"count_reading", reading_of_count(c)},
-              {"goal", c.goal},
-              {"reading", c.reading},
-              {"judged", r.positions() > 0},
-              {"totals", {{"white_to_move", side_json(r.total[0])}, {"black_to_move", side_json(r.total[1])}}},
-              {"materials", mats},
-              {"tables_missing", missing},
-              {"limit_suffices", r.positions() > 0 && r.into_draws() == 0},
-              {"turned_into_draws",
-               {{"count", r.into_draws()},
-                {"over_limit", r.over_limit()},
-                {"exit_drawn", r.into_draws() - r.over_limit()},
-                {"examples", saved}}},
-              {"longest_win", r.longest ? example_json(*r.longest, rules) : json(nullptr)},
-              {"example", r.example ? example_json(*r.example, rules) : json(nullptr)},
-              {"example_caption", r.example_caption},
-              {"verdict", r.verdict}};
-    clauses.push_back(j);
-  }
-  json nj = json::array();
-  for (const Clause& c : rep.not_judgeable)
-    nj.push_back({{"id", c.id}, {"clause", c.number}, {"summary", c.summary}, {"text", c.text}, {"reason", c.reason}});
-  json out = {{"schema", "damka-statutes-report/2"},
-          {"rulebook",
-           {{"name", rep.book_name},
-            {"file", "data/rulebooks/" + rep.book_name + ".json"},
-            {"title", rep.book_title},
-            {"source", rep.book_source},
-            {"counting", rep.book_counting}}},
-          {"variant", rep.variant},
-          {"tables", rep.tables},
-          {"max_pieces_considered", rep.max_pieces},
-          {"largest_table_pieces", rep.largest_table},
-          {"counting_rule", "statute-aware: a covered position is still won when the side that wins with perfect play "
-                            "can end the clause's count, still winning, within the limit; a win in d plies needs "
-                            "ceil(d/2) moves of the winner with the winner to move, floor(d/2) with the defender to move"},
-          {"clauses", clauses},
-          {"not_judgeable", nj}};
-  if (rep.only) out["only_material"] = rep.only->name();
-  return out;
 }
 
 }  // namespace damka

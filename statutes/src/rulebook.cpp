@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -169,16 +170,16 @@ Clause parse_clause(const json& j, const std::string& where0) {
     fail(where, "'restarts' (array of \"capture\", \"promotion\", \"man_move\") is required");
   for (const json& x : j["restarts"]) {
     const std::string r = x.is_string() ? x.get<std::string>() : "";
-    if (r == "capture") c.restarts |= kRestartCapture;
-    else if (r == "promotion") c.restarts |= kRestartPromotion;
-    else if (r == "man_move") c.restarts |= kRestartManMove;
+    if (r == "capture") c.restarts |= kExitCapture;
+    else if (r == "promotion") c.restarts |= kExitPromotion;
+    else if (r == "man_move") c.restarts |= kExitManMove;
     else fail(where, "unknown restart '" + x.dump() + "' (known: capture, promotion, man_move)");
   }
   // The tables measure counts that run to the end of the game (DTW), that
   // restart on a capture and a promotion (DTC), or on those and any man move
   // (kings-only); nothing else is expressible.
   if (c.restarts != 0 &&
-      (c.restarts & (kRestartCapture | kRestartPromotion)) != (kRestartCapture | kRestartPromotion))
+      (c.restarts & (kExitCapture | kExitPromotion)) != (kExitCapture | kExitPromotion))
     fail(where,
          "'restarts' must be [] (the count runs to the end of the game), [capture, promotion] or [capture, "
          "promotion, man_move]: the tables measure nothing else; state any other reading in 'reading'");
@@ -278,9 +279,9 @@ std::string_view count_metric_name(CountMetric m) {
 
 std::string Clause::restarts_text() const {
   std::string s;
-  if (restarts & kRestartCapture) s += "capture";
-  if (restarts & kRestartPromotion) s += std::string(s.empty() ? "" : ", ") + "promotion";
-  if (restarts & kRestartManMove) s += std::string(s.empty() ? "" : ", ") + "man move";
+  if (restarts & kExitCapture) s += "capture";
+  if (restarts & kExitPromotion) s += std::string(s.empty() ? "" : ", ") + "promotion";
+  if (restarts & kExitManMove) s += std::string(s.empty() ? "" : ", ") + "man move";
   return s.empty() ? "nothing (the count runs to the end of the game)" : s;
 }
 

@@ -174,7 +174,7 @@ std::string clause_svg(const StatuteReport& rep, const ClauseReport& r, const Ru
       "The green line is the main road a1-h8.",
       "A move is one move of each side; the clause counts the moves of the side that wins, from the moment the "
       "balance of forces arose, until a capture or a promotion" +
-          std::string(c.restarts & kRestartManMove ? " or a move of a man" : "") + " changes it.",
+          std::string(c.restarts & kExitManMove ? " or a move of a man" : "") + " changes it.",
       "Under the clause a won position stays won only if the winner gets there within " + std::to_string(c.limit) +
           " moves."};
   for (const std::string& l : legend)

@@ -25,8 +25,8 @@ ValueSource::ValueSource(const Rules& rules, std::unique_ptr<CountStore> counts)
 ValueSource::~ValueSource() = default;
 
 MetricSpec statute_spec(const Clause& clause) {
-  std::uint8_t restarts = kExitCapture | kExitPromotion;
-  if (clause.restarts & kRestartManMove) restarts |= kExitManMove;
+  // Every clause restarts on captures and promotions (parse_rulebook checks it).
+  const auto restarts = static_cast<std::uint8_t>(kExitCapture | kExitPromotion | (clause.restarts & kExitManMove));
   return MetricSpec{"statute", restarts, false, true, std::nullopt, clause.limit};
 }
 

@@ -1,4 +1,5 @@
-// Every worked example of RULES.md, plus the capture-choice rules.
+// Every worked example of the rulebooks (the team's rules reference), plus
+// the capture-choice rules.
 #include <gtest/gtest.h>
 
 #include <algorithm>

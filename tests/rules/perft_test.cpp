@@ -1,4 +1,5 @@
-// Perft from the start positions against the published figures (RULES.md).
+// Perft from the start positions against the figures published for each
+// variant (the team's rules reference, which lists them with their sources).
 #include <gtest/gtest.h>
 
 #include <vector>

@@ -15,6 +15,7 @@
 #include "damka/generate.hpp"
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
+#include "damka/statute_json.hpp"
 #include "damka/statutes.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"

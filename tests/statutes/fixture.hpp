@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "damka/solver.hpp"
+#include "damka/statute_json.hpp"
 #include "damka/statutes.hpp"
 #include "own_solver.hpp"
 

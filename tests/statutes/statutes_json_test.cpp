@@ -1,7 +1,7 @@
-// statutes_json (statutes_json.hpp): the verdict JSON every front end writes.
+// statutes_json (statute_json.hpp): the verdict JSON every front end writes.
 #include <gtest/gtest.h>
 
-#include "damka/statutes_json.hpp"
+#include "damka/statute_json.hpp"
 
 namespace damka {
 namespace {

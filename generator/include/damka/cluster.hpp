@@ -35,7 +35,7 @@ class Cluster {
   // Collective: how many ranks passed true.
   virtual int count(bool flag) = 0;
   // Collective: bitwise AND of every rank's codes, in place (a level's
-  // values where each slot is set by one rank and 0xFFFF elsewhere).
+  // values where each slot is set by one rank and kDontCareCode elsewhere).
   // Cost: about twice the array's bytes through the network.
   virtual void and_reduce(std::span<std::uint16_t> codes) = 0;
 

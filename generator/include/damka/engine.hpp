@@ -122,7 +122,7 @@ class LevelSplit {
   // Collective, once per level and pass after agree() found no failure
   // (and once more for the level's derived bitmap when the build marks
   // derived positions): the bitwise AND of every process's array.  Each
-  // process leaves the slots it did not set at 0xFFFF, and each slot is set
+  // process leaves the slots it did not set at kDontCareCode, and each slot is set
   // by exactly one process, so the AND fills in the others' values.
   virtual Status merge(std::span<std::uint16_t> codes) = 0;
 };

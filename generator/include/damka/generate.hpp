@@ -11,8 +11,9 @@
 // checksums) is skipped, so a killed run restarted with the same command
 // resumes.
 //
-// Positions where the side to move has a capture are stored with their true
-// values (the generator solves them anyway).
+// Positions where the side to move has a capture are not stored: their
+// entries are don't care (kDontCareCode, which compresses well) and readers
+// value them by a search over the captures (value_oracle.hpp).
 #pragma once
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 //
 //   damka::PositionReport r = damka::report_position(tb, position, /*with_pv=*/true);
 //   nlohmann::json j = damka::position_json(tb, r);          // "wdl", "dtw", "dtc", "moves", "pv", ...
-//   if (verdict) j["statutes"] = damka::statutes_json("russian-federation", 0, *verdict);  // statutes_json.hpp
+//   if (verdict) j["statutes"] = damka::statutes_json("russian-federation", 0, *verdict);  // statute_json.hpp
 //
 // Words (words.hpp): results are "win", "draw" or "loss" for the side to
 // move; a value the tables cannot give is {"status": probe_status_name()}

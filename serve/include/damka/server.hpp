@@ -5,7 +5,7 @@
 //        the position's value, every move's value and the principal
 //        variation: position_json() (the JSON of `damka probe --json --pv`)
 //   GET /api/v1/{variant}/statutes?fen=F[&rulebook=R][&moves=N]
-//        the draw statutes' verdict: statutes_json() (statutes_json.hpp) with variant, fen, material
+//        the draw statutes' verdict: statutes_json() (statute_json.hpp) with variant, fen, material
 //   GET /api/v1/{variant}/stats[?material=M]
 //        every material's statistics (or M's): variant_stats_json() with
 //        "errors" (materials that could not be counted); an unknown material 404

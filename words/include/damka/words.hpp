@@ -13,7 +13,7 @@
 // result_word (value.hpp: "win", "draw", "loss"), metric_name (value.hpp:
 // "wdl", "dtw", "dtc").  The words of probe statuses and of a probed
 // position are in probe.hpp and position_report.hpp; a statute verdict's in
-// statutes_json.hpp.
+// statute_json.hpp.
 //
 // Every function here is pure: thread-safe, no I/O, cost linear in its output.
 #pragma once

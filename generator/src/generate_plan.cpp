@@ -1,0 +1,141 @@
+// `damka generate --dry-run`: the plan of a build and its prediction model
+// (time, peak memory, disk), fitted to measured builds.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+#include "damka/generate.hpp"
+#include "damka/rank_plan.hpp"
+#include "damka/slots.hpp"
+#include "generate_detail.hpp"
+#include "resident_tables.hpp"
+
+namespace damka {
+namespace generate_detail {
+namespace {
+
+// Positions per byte of each file (WDL, DTW, DTC) by the material's piece
+// count: the dry run's disk estimate.  Measured (Russian, format version 5,
+// default compression) over the materials of 5 pieces (`-n 5`) and of 6
+// (`-n 6`); at 7 pieces, over the six 7-piece materials of `-n 7 -m
+// 2K2Mv2K1M` (7.75e9 positions) in version 4, with DTW and DTC scaled by
+// version 5's gain at 5 pieces (x1.115, x1.227): a capture to make is more
+// common with more pieces, and those entries are don't care.
+constexpr double kPositionsPerByte[3][3] = {
+    {38.0, 7.2, 12.0},   // up to 5 pieces
+    {40.7, 7.0, 15.4},   // 6
+    {41.9, 17.1, 25.0},  // 7 and more
+};
+double positions_per_byte(Metric metric, int pieces) {
+  return kPositionsPerByte[std::clamp(pieces - 5, 0, 2)][static_cast<int>(metric)];
+}
+// Compression::Small: DTW and DTC files 0.89 of that size, and zstd's extra
+// CPU time per position of each such file (Russian <= 5 pieces, idle
+// machine: 23.5 s more user time over 3.1e8 DTW + DTC positions).
+constexpr double kSmallSizeShare = 0.89;
+constexpr double kSmallSecondsPerPosition = 0.08e-6;
+
+}  // namespace
+
+// Solves a small material (and what it needs) and times the last one.  It
+// builds DTW and DTC, so a WDL-only plan is predicted on the slow side.
+double calibrate(const Rules& rules, int threads) {
+  Solver solver(rules, threads);
+  const Material probe{1, 1, 1, 1};  // 1K1Mv1K1M: men and kings, 661K positions
+  for (const Material& s : successors(probe)) solver.solve(s);
+  const auto t0 = std::chrono::steady_clock::now();
+  const SolveStats st = solver.solve_one(probe);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return secs > 0 ? static_cast<double>(st.positions) / secs : 1e6;
+}
+
+// How fast building material m from files runs, as a share of the
+// calibrated rate (the in-memory Solver on 1K1Mv1K1M).  Fitted to every table
+// of the Russian build up to 6 pieces (2 threads, idle 2-core development
+// machine, 2026-11-23): at 1e7 positions men-heavy tables ran at 0.51 of the
+// calibrated rate, one-man tables 0.43 and kings-only ones 0.20 (a team of
+// threads on one slice), falling as positions^-0.07 (larger tables miss the
+// caches more).  Since then finished tables stay in memory for the materials
+// built next and the arrays sit on huge pages: the same builds ran 1.29x
+// faster against the calibration (2026-11-24, idle: up to 5 pieces planned
+// 32 s / measured 24.5 s, up to 6 pieces 641 s / 501 s), so the shares are
+// scaled by 1.29.
+double speed_share(const Material& m, std::uint64_t positions) {
+  const double kind = 1.29 * (m.men() == 0 ? 0.20 : m.men() == 1 ? 0.43 : 0.51);
+  const double size = std::pow(std::max(1.0, static_cast<double>(positions)) / 1e7, -0.07);
+  return std::min(1.0, kind * size);
+}
+
+}  // namespace generate_detail
+
+using namespace generate_detail;
+
+Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const GenerateOptions& opt) {
+  const int threads = std::max(1, opt.threads);
+  std::vector<TableReport> plan;
+  double rate = 0;
+  const std::vector<Material> order = targets(opt);
+  std::vector<bool> build(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    build[i] = !check_material_files(rules, opt.out, order[i], false, opt.metrics).ok();
+  const int ranks = opt.cluster != nullptr ? opt.cluster->size() : std::max(1, opt.ranks);
+  // One process keeps finished tables in memory as generate() does (ranks do not).
+  std::optional<ResidentTables> resident;
+  if (ranks == 1 && opt.keep_finished) resident.emplace(order, build);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Material m = order[i];
+    TableReport r;
+    r.material = m;
+    r.positions = table_slots(m);
+    r.action = build[i] ? TableReport::Action::Planned : TableReport::Action::Skipped;
+    if (r.action == TableReport::Action::Planned) {
+      if (rate == 0) rate = calibrate(rules, threads);
+      ResidentStep step;
+      step.budget = opt.memory_budget;
+      if (resident) step = resident_step(*resident, i, m, opt.metrics, threads, opt.memory_budget);
+      const MemoryPlan mp = plan_memory(m, opt.metrics, threads, kCachePerThread, step.budget);
+      r.predicted.peak_bytes = step.held + mp.peak;
+      r.resident_bytes = step.held;
+      if (step.keep) resident->add(i, nullptr);
+      r.predicted.spill_bytes = mp.spill_disk;
+      const bool small = opt.compression == Compression::Small;
+      int zstd_files = 0;
+      for (Metric fm : file_metrics(opt.metrics)) {
+        const bool zstd_file = fm != Metric::WDL;
+        zstd_files += zstd_file;
+        r.predicted.disk_bytes += static_cast<std::uint64_t>(static_cast<double>(r.positions) /
+                                                             positions_per_byte(fm, m.pieces()) *
+                                                             (small && zstd_file ? kSmallSizeShare : 1.0));
+      }
+      r.predicted.seconds = static_cast<double>(r.positions) / (rate * speed_share(m, r.positions));
+      if (small)
+        r.predicted.seconds +=
+            static_cast<double>(r.positions) * zstd_files * kSmallSecondsPerPosition / threads;
+      r.spilled = mp.spill;
+    }
+    plan.push_back(r);
+  }
+  if (ranks > 1 && rate > 0) {  // who builds what, and when (rank_plan.hpp)
+    // The schedule counts positions; turn them into time at the plan's mean rate.
+    double positions = 0, seconds = 0;
+    for (const TableReport& r : plan)
+      if (r.action == TableReport::Action::Planned) {
+        positions += static_cast<double>(r.positions);
+        seconds += r.predicted.seconds;
+      }
+    const double mean_rate = seconds > 0 ? positions / seconds : rate;
+    for (const RankJob& job : plan_ranks(order, build, ranks, opt.split_above).jobs) {
+      TableReport& r = plan[job.index];
+      r.rank = job.rank;
+      r.predicted.start = job.start / mean_rate;
+      r.predicted.finish = job.finish / mean_rate;  // predicted.seconds stays the time on one rank
+      if (job.rank == RankJob::kAllRanks)  // the other ranks keep no finished levels
+        r.predicted.peak_bytes_other =
+            plan_memory(r.material, opt.metrics, threads, kCachePerThread, opt.memory_budget).minimum;
+    }
+  }
+  return plan;
+}
+
+}  // namespace damka
