@@ -29,7 +29,7 @@ const char* action_name(TableReport::Action a) {
 
 }  // namespace
 
-void register_generate(CLI::App& app, int& rc) {
+void register_generate(CLI::App& app, int& rc, const Context& context) {
   auto* cmd = app.add_subcommand("generate", "Build every table of up to N pieces (both sides present) for a variant");
   struct Opts {
     std::string variant = "russian";
@@ -72,7 +72,7 @@ void register_generate(CLI::App& app, int& rc) {
                                     "On several ranks: split every material of at least this many positions "
                                     "across the ranks, and no other (default: where the plan finishes sooner)")
                        ->check(CLI::NonNegativeNumber);
-  cmd->callback([o, &rc, split_opt] {
+  cmd->callback([o, &rc, split_opt, &context] {
     Report report("generate", o->json);
     // Under mpirun: this process is one rank of a job (generate_ranks.hpp).
     auto joined = join_launcher_job();
@@ -119,6 +119,9 @@ void register_generate(CLI::App& app, int& rc) {
     opt.threads = resolve_threads(o->threads);
     opt.dry_run = o->dry_run;
     opt.cluster = cluster.get();
+    opt.env = context.env;
+    opt.job_progress_hook = context.job_progress_hook;
+    opt.before_unit = context.before_unit;
     if (!split_opt->empty()) opt.split_above = o->split_above;
     if (o->ranks > 0 && !o->dry_run) {
       rc = report.fail(2, "--ranks plans a run on several ranks with --dry-run; to run on N ranks, start "
