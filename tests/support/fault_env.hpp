@@ -58,6 +58,9 @@ class FaultEnv final : public Env {
   // Counts a write: its number, from 1.
   int count_write() { return ++writes_; }
   const FaultPlan& plan() const { return plan_; }
+  // Another plan from now on (the write count goes on).  Not while another
+  // thread uses this Env.
+  void set_plan(const FaultPlan& plan) { plan_ = plan; }
 
  private:
   FaultPlan plan_;
