@@ -8,7 +8,7 @@
 
 namespace damka::cli {
 
-void register_generate(CLI::App& app, int& rc) {
+void register_generate(CLI::App& app, int& rc, const Context& context) {
   auto* cmd = app.add_subcommand("generate", "Build every table of up to N pieces (both sides present) for a variant");
   auto o = std::make_shared<GenerateCommandOptions>();
   cmd->add_option("-v,--variant", o->variant, "Variant: " + variant_names())->capture_default_str();
@@ -39,7 +39,7 @@ void register_generate(CLI::App& app, int& rc) {
                                     "On several ranks: split every material of at least this many positions "
                                     "across the ranks, and no other (default: where the plan finishes sooner)")
                        ->check(CLI::NonNegativeNumber);
-  cmd->callback([o, &rc, split_opt] {
+  cmd->callback([o, &rc, split_opt, &context] {
     Report report("generate", o->json);
     o->split_given = !split_opt->empty();
     auto setup = setup_generate(*o, report);
@@ -47,6 +47,9 @@ void register_generate(CLI::App& app, int& rc) {
       rc = report.fail(setup.error());
       return;
     }
+    setup->opt.env = context.env;
+    setup->opt.job_progress_hook = context.job_progress_hook;
+    setup->opt.before_unit = context.before_unit;
     rc = run_generate(*o, *setup, report);
   });
 }

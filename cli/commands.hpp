@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "run.hpp"
+
 namespace damka::cli {
 
 // A validator for size options (--memory): an empty text is refused (an
@@ -21,7 +23,7 @@ void warn_threads_above_cores(const std::string& command, int threads);
 
 void register_perft(CLI::App& app, int& rc);
 void register_info(CLI::App& app, int& rc);
-void register_generate(CLI::App& app, int& rc);
+void register_generate(CLI::App& app, int& rc, const Context& context);
 void register_verify(CLI::App& app, int& rc);
 void register_probe(CLI::App& app, int& rc);
 void register_statutes(CLI::App& app, int& rc);

@@ -18,6 +18,7 @@
 #include "damka/table_file.hpp"
 #include "fuzz_common.hpp"
 #include "table_layout.hpp"
+#include "table_repair.hpp"
 
 namespace {
 

@@ -44,27 +44,16 @@ Expected<CreatedFile> create_temp_file(const std::filesystem::path& dir, std::st
   return Error("cannot create " + path.string() + ": " + std::strerror(err), ErrorCode::Io);
 }
 
-Status replace_file(const std::filesystem::path& path, std::string_view bytes, mode_t mode) {
+Status replace_file(const std::filesystem::path& path, std::string_view bytes, mode_t mode, Env& env) {
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  auto f = create_temp_file(dir, path.filename().string(), mode);
+  auto f = env.create_temp(dir, path.filename().string(), mode);
   if (!f) return f.error();
-  const char* p = bytes.data();
-  std::size_t left = bytes.size();
-  std::string why;
-  while (left > 0 && why.empty()) {
-    const ssize_t w = ::write(f->fd, p, left);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) why = std::strerror(w < 0 ? errno : EIO);
-    else {
-      p += w;
-      left -= static_cast<std::size_t>(w);
-    }
-  }
-  if (::close(f->fd) != 0 && why.empty()) why = std::strerror(errno);
-  if (why.empty() && ::rename(f->path.c_str(), path.c_str()) != 0) why = std::strerror(errno);
-  if (!why.empty()) {
-    ::unlink(f->path.c_str());
-    return Error("cannot write " + path.string() + ": " + why, ErrorCode::Io);
+  Status s = f->file->write(0, bytes.data(), bytes.size());
+  if (Status c = f->file->close(); s.ok()) s = c;
+  if (s.ok()) s = env.rename(f->path, path);
+  if (!s.ok()) {
+    (void)env.remove(f->path);
+    return Error("cannot write " + path.string() + ": " + s.message(), ErrorCode::Io);
   }
   return {};
 }

@@ -158,11 +158,6 @@ class RunCode {
   std::vector<std::uint16_t> first_, second_;
 };
 
-// Test and fuzzing aid: recomputes every checksum of a (possibly damaged)
-// table file in memory where its fields allow (group sums, index, header,
-// trailer).
-void repair_checksums(std::vector<unsigned char>& f);
-
 // 2-bit packed codes to 16-bit codes; false if a code 3 occurs.
 bool unpack_wdl2(const unsigned char* packed, std::uint64_t n, std::vector<std::uint16_t>& out);
 

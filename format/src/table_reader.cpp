@@ -1,9 +1,5 @@
 // TableReader: validates a table file on open, then reads, checks and
 // decodes one block at a time with pread or from a read-only map (thread-safe).
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
 
@@ -19,21 +15,6 @@ namespace damka {
 namespace {
 
 using Bytes = std::vector<unsigned char>;
-
-// Reads exactly n bytes at offset: 0, or the errno of a failed read, or -1
-// when the file ends first.
-int pread_full(int fd, unsigned char* p, std::size_t n, std::uint64_t offset) {
-  while (n > 0) {
-    const ssize_t r = ::pread(fd, p, n, static_cast<off_t>(offset));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return errno;
-    if (r == 0) return -1;
-    p += r;
-    n -= static_cast<std::size_t>(r);
-    offset += static_cast<std::uint64_t>(r);
-  }
-  return 0;
-}
 
 struct Dctx {
   ZSTD_DCtx* p = ZSTD_createDCtx();
@@ -59,46 +40,41 @@ Error TableReader::error(std::string_view what, ErrorCode code) const {
   return Error(path_.string() + ": " + std::string(what), code);
 }
 
-// A failed read of `what`: an I/O error (which may pass) or a file that ends
-// early (changed since it was opened: corrupt).
-Error TableReader::read_error(std::string_view what, int err) const {
-  if (err > 0) return error("cannot read " + std::string(what) + ": " + std::strerror(err) + " (I/O error)", ErrorCode::Io);
+// A failed read of `what` (File::read's error): an I/O error (which may
+// pass) or a file that ends early (changed since it was opened: corrupt).
+Error TableReader::read_error(std::string_view what, const Status& failed) const {
+  if (failed.code() != ErrorCode::Corrupt)
+    return error("cannot read " + std::string(what) + ": " + failed.message() + " (I/O error)", ErrorCode::Io);
   return error("cannot read " + std::string(what) + ": the file ends early (truncated since it was opened?)",
                ErrorCode::Corrupt);
 }
 
-TableReader::~TableReader() {
-  if (map_ != nullptr) ::munmap(const_cast<unsigned char*>(map_), map_size_);
-  if (fd_ >= 0) ::close(fd_);
-}
+TableReader::~TableReader() = default;
 
-Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::path& path, FileAccess access) {
+Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::path& path, FileAccess access,
+                                                         Env& env) {
   using namespace table_layout;
   std::unique_ptr<TableReader> r(new TableReader);
   r->path_ = path;
-  // O_NONBLOCK: opening a FIFO (or a device) must not wait for a writer; the
-  // file type is checked right after, and regular files ignore the flag.
-  r->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (r->fd_ < 0) {
-    const int err = errno;
-    if (err == ENOENT || err == ENOTDIR) return r->error(std::string("cannot open: ") + std::strerror(err), ErrorCode::NotFound);
-    return r->error(std::string("cannot open: ") + std::strerror(err) + " (I/O error)", ErrorCode::Io);
+  r->env_ = &env;
+  // The Env opens without waiting on a FIFO or device; the file type is
+  // checked right after.
+  auto opened = env.open_read(path);
+  if (!opened) {
+    if (opened.code() == ErrorCode::NotFound) return r->error("cannot open: " + opened.message(), ErrorCode::NotFound);
+    return r->error("cannot open: " + opened.message() + " (I/O error)", ErrorCode::Io);
   }
-  struct stat st{};
-  if (::fstat(r->fd_, &st) != 0)
-    return r->error(std::string("cannot stat: ") + std::strerror(errno) + " (I/O error)", ErrorCode::Io);
-  if (!S_ISREG(st.st_mode)) return r->error("not a regular file, not a damka table", ErrorCode::Corrupt);
-  r->dev_ = static_cast<std::uint64_t>(st.st_dev);
-  r->ino_ = static_cast<std::uint64_t>(st.st_ino);
-  r->size_ = static_cast<std::uint64_t>(st.st_size);
-  r->mtime_ns_ = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  if (const int flags = ::fcntl(r->fd_, F_GETFL); flags >= 0) ::fcntl(r->fd_, F_SETFL, flags & ~O_NONBLOCK);
-  const auto size = static_cast<std::uint64_t>(st.st_size);
+  r->file_ = std::move(*opened);
+  auto st = r->file_->info();
+  if (!st) return r->error("cannot stat: " + st.message() + " (I/O error)", ErrorCode::Io);
+  if (!st->regular) return r->error("not a regular file, not a damka table", ErrorCode::Corrupt);
+  r->opened_ = *st;
+  const std::uint64_t size = st->size;
   if (size == 0) return r->error("empty file (0 bytes), not a damka table", ErrorCode::Corrupt);
 
   HeaderBytes head{};
   const std::size_t head_bytes = static_cast<std::size_t>(std::min<std::uint64_t>(size, kTableHeaderSize));
-  if (int err = pread_full(r->fd_, head.data(), head_bytes, 0)) return r->read_error("the header", err);
+  if (Status s = r->file_->read(0, head_bytes, head.data()); !s.ok()) return r->read_error("the header", s);
   if (!std::equal(kMagic.begin(), kMagic.begin() + std::min<std::size_t>(head_bytes, kMagic.size()), head.begin()))
     return r->error("not a damka table (bad magic)", ErrorCode::Corrupt);
   if (size < kTableHeaderSize)
@@ -119,7 +95,8 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
 
   // The index fits in the file (decode_header checked file_size).
   Bytes index(index_bytes(h.encoding, h.block_size, h.num_blocks));
-  if (int err = pread_full(r->fd_, index.data(), index.size(), kTableHeaderSize)) return r->read_error("the index", err);
+  if (Status s = r->file_->read(kTableHeaderSize, index.size(), index.data()); !s.ok())
+    return r->read_error("the index", s);
   if (XXH3_64bits(index.data(), index.size()) != table_checksum)
     return r->error("index checksum mismatch (corrupted)", ErrorCode::Corrupt);
   if (h.encoding == ValueEncoding::WdlRun) {
@@ -177,18 +154,11 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
   }
 
   std::array<unsigned char, kTrailerSize> trailer{};
-  if (int err = pread_full(r->fd_, trailer.data(), trailer.size(), h.file_size - kTrailerSize))
-    return r->read_error("the trailer", err);
+  if (Status s = r->file_->read(h.file_size - kTrailerSize, trailer.size(), trailer.data()); !s.ok())
+    return r->read_error("the trailer", s);
   if (!std::equal(kEndMagic.begin(), kEndMagic.end(), trailer.begin() + 8))
     return r->error("bad end marker (truncated or corrupted)", ErrorCode::Corrupt);
-  if (access == FileAccess::Map) {
-    void* m = ::mmap(nullptr, h.file_size, PROT_READ, MAP_SHARED, r->fd_, 0);
-    if (m != MAP_FAILED) {
-      ::madvise(m, h.file_size, MADV_RANDOM);  // probes touch scattered blocks: no read-ahead
-      r->map_ = static_cast<const unsigned char*>(m);
-      r->map_size_ = h.file_size;
-    }
-  }
+  if (access == FileAccess::Map) r->map_ = r->file_->map(h.file_size);  // null: read instead
   r->id_ = next_reader_id.fetch_add(1);
   return r;
 }
@@ -205,23 +175,18 @@ std::uint64_t TableReader::block_offset(std::uint64_t b) const {
 }
 
 Status TableReader::check_unchanged() const {
-  struct stat now {};
   std::string what;
-  if (::fstat(fd_, &now) != 0) {
-    what = std::string("cannot stat: ") + std::strerror(errno);
+  if (auto now = file_->info(); !now) {
+    what = "cannot stat: " + now.message();
   } else {
-    const std::int64_t mtime = static_cast<std::int64_t>(now.st_mtim.tv_sec) * 1000000000 + now.st_mtim.tv_nsec;
-    if (static_cast<std::uint64_t>(now.st_size) != size_)
-      what = "its size is " + std::to_string(now.st_size) + " bytes, was " + std::to_string(size_);
-    else if (mtime != mtime_ns_)
+    if (now->size != opened_.size)
+      what = "its size is " + std::to_string(now->size) + " bytes, was " + std::to_string(opened_.size);
+    else if (now->mtime_ns != opened_.mtime_ns)
       what = "it was written to";
-    else {
-      struct stat at_path {};
-      if (::stat(path_.c_str(), &at_path) != 0)
-        what = errno == ENOENT ? "it was removed" : std::string("cannot stat its path: ") + std::strerror(errno);
-      else if (static_cast<std::uint64_t>(at_path.st_ino) != ino_ || static_cast<std::uint64_t>(at_path.st_dev) != dev_)
-        what = "another file was put in its place";
-    }
+    else if (auto at_path = env_->stat(path_); !at_path)
+      what = at_path.code() == ErrorCode::NotFound ? std::string("it was removed") : "cannot stat its path: " + at_path.message();
+    else if (at_path->inode != opened_.inode || at_path->device != opened_.device)
+      what = "another file was put in its place";
   }
   if (what.empty()) return {};
   changed_.store(true, std::memory_order_release);
@@ -259,9 +224,9 @@ Status TableReader::read_stored(std::uint64_t b, Bytes& bytes) const {
     last.bytes.resize(span);
     if (map_ != nullptr) {
       if (span > 0) std::memcpy(last.bytes.data(), map_ + base, span);
-    } else if (int err = pread_full(fd_, last.bytes.data(), span, base)) {
+    } else if (Status s = file_->read(base, span, last.bytes.data()); !s.ok()) {
       if (Status c = check_unchanged(); !c.ok()) return c;  // truncated under us: say so
-      return read_error("block " + std::to_string(b), err);
+      return read_error("block " + std::to_string(b), s);
     }
     if (XXH3_64bits(last.bytes.data(), span) != group_checksum_[g]) {
       if (Status c = check_unchanged(); !c.ok()) return c;  // written to under us: say so
@@ -361,18 +326,18 @@ Status TableReader::verify_file_checksum() const {
   if (state == nullptr) return error("out of memory", ErrorCode::Io);
   XXH3_64bits_reset(state);
   Bytes buf(static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{1} << 20, end)));  // no larger than the file
-  int err = 0;
-  for (std::uint64_t at = 0; err == 0 && at < end;) {
+  Status failed;
+  for (std::uint64_t at = 0; failed.ok() && at < end;) {
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), end - at));
-    err = pread_full(fd_, buf.data(), n, at);
-    if (err == 0) XXH3_64bits_update(state, buf.data(), n);
+    failed = file_->read(at, n, buf.data());
+    if (failed.ok()) XXH3_64bits_update(state, buf.data(), n);
     at += n;
   }
   const std::uint64_t digest = XXH3_64bits_digest(state);
   XXH3_freeState(state);
   unsigned char stored[8];
-  if (err == 0) err = pread_full(fd_, stored, 8, end);
-  if (err != 0) return read_error("the file (checksum check)", err);
+  if (failed.ok()) failed = file_->read(end, 8, stored);
+  if (!failed.ok()) return read_error("the file (checksum check)", failed);
   if (get_le(stored, 8) != digest) return error("file checksum mismatch (corrupted)", ErrorCode::Corrupt);
   return {};
 }

@@ -2,9 +2,6 @@
 // time, in parallel) to a temporary file, then writes the index, the
 // header and the trailer and renames the file into place.  write_table() is a
 // builder fed with the whole table at once.
-#include <fcntl.h>
-#include <signal.h>
-#include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
 
@@ -12,12 +9,11 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
 
-#include "damka/safe_file.hpp"
+#include "damka/env.hpp"
 #include "table_layout.hpp"
 
 #ifdef _OPENMP
@@ -31,42 +27,6 @@ namespace {
 
 using Bytes = std::vector<unsigned char>;
 
-Status write_all(int fd, const unsigned char* p, std::size_t n, std::uint64_t offset) {
-  while (n > 0) {
-    const ssize_t w = ::pwrite(fd, p, n, static_cast<off_t>(offset));
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return Error(std::strerror(errno));
-    }
-    p += w;
-    n -= static_cast<std::size_t>(w);
-    offset += static_cast<std::uint64_t>(w);
-  }
-  return {};
-}
-
-bool read_all(int fd, unsigned char* p, std::size_t n, std::uint64_t offset) {
-  while (n > 0) {
-    const ssize_t r = ::pread(fd, p, n, static_cast<off_t>(offset));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= static_cast<std::size_t>(r);
-    offset += static_cast<std::uint64_t>(r);
-  }
-  return true;
-}
-
-// Test-only fault injection: DAMKA_TEST_FAULT=kill-mid-write kills this
-// process (SIGKILL) after the temporary file's blocks are written (before its
-// header), kill-before-rename after the temporary file is complete and
-// closed, so tests can check what a killed run leaves behind.  Unset in
-// normal use.
-void maybe_die(const char* point) {
-  const char* fault = std::getenv("DAMKA_TEST_FAULT");
-  if (fault != nullptr && std::strcmp(fault, point) == 0) ::kill(::getpid(), SIGKILL);
-}
-
 }  // namespace
 
 struct TableBuilder::Impl {
@@ -74,8 +34,9 @@ struct TableBuilder::Impl {
   TableHeader h;
   WriteOptions options;
   int threads = 1;
-  int fd = -1;
-  int sym_fd = -1;                     // WdlRun: the blocks' symbols (unlinked scratch file)
+  Env* env = nullptr;
+  std::unique_ptr<File> file;          // the temporary table file
+  std::unique_ptr<File> sym_file;      // WdlRun: the blocks' symbols (unlinked scratch file)
   bool failed = false, finished = false;
   std::vector<std::uint16_t> pending;  // codes not yet encoded (at most one batch)
   std::uint64_t added = 0;             // codes received
@@ -96,9 +57,9 @@ struct TableBuilder::Impl {
   ~Impl() {
     for (ZSTD_CCtx* c : cctx) ZSTD_freeCCtx(c);
     if (group_state != nullptr) XXH3_freeState(group_state);
-    if (fd >= 0) ::close(fd);
-    if (sym_fd >= 0) ::close(sym_fd);
-    if (!finished && !tmp.empty()) ::unlink(tmp.c_str());
+    file.reset();
+    sym_file.reset();
+    if (!finished && !tmp.empty()) (void)env->remove(tmp);
   }
 
   Status fail(const std::string& why) {
@@ -120,7 +81,7 @@ struct TableBuilder::Impl {
   // the group checksums.
   Status append_block(const Bytes& b) {
     using namespace table_layout;
-    if (Status s = write_all(fd, b.data(), b.size(), offset); !s.ok()) return fail(s.message());
+    if (Status s = file->write(offset, b.data(), b.size()); !s.ok()) return fail(s.message());
     const std::uint64_t index = offsets.size();
     if (index % kGroupBlocks == 0) XXH3_64bits_reset(group_state);
     XXH3_64bits_update(group_state, b.data(), b.size());
@@ -198,7 +159,7 @@ struct TableBuilder::Impl {
     for (std::size_t i = 0; i < encoded.size(); ++i) {
       const Bytes& b = encoded[i];
       if (run_coded()) {
-        if (Status s = write_all(sym_fd, b.data(), b.size(), sym_offset); !s.ok()) return fail(s.message());
+        if (Status s = sym_file->write(sym_offset, b.data(), b.size()); !s.ok()) return fail(s.message());
         sym_offset += b.size();
         sym_bytes.push_back(static_cast<std::uint32_t>(b.size()));
         constant.push_back(batch_constant[i]);
@@ -224,7 +185,7 @@ struct TableBuilder::Impl {
     std::uint64_t at = 0;
     for (std::uint32_t n : sym_bytes) {
       syms.resize(n);
-      if (!read_all(sym_fd, syms.data(), n, at)) return fail(std::string("cannot read back symbols: ") + std::strerror(errno));
+      if (Status s = sym_file->read(at, n, syms.data()); !s.ok()) return fail("cannot read back symbols: " + s.message());
       at += n;
       out.clear();
       code.encode(syms, out);
@@ -245,6 +206,7 @@ Expected<std::unique_ptr<TableBuilder>> TableBuilder::create(const std::filesyst
   impl->h = header;
   impl->h.format_version = kTableFormatVersion;
   impl->options = options;
+  impl->env = &env_or_default(options.env);
   impl->threads = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
   TableHeader& h = impl->h;
   if (Status s = check_table_header(h); !s.ok()) return impl->fail(s.message()).error();
@@ -262,16 +224,16 @@ Expected<std::unique_ptr<TableBuilder>> TableBuilder::create(const std::filesyst
   // A fresh, unpredictable name created O_EXCL|O_NOFOLLOW (safe_file.hpp):
   // a link planted beside the table is never written through.
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  auto created = create_temp_file(dir, path.filename().string());
+  auto created = impl->env->create_temp(dir, path.filename().string());
   if (!created) return impl->fail(created.message()).error();
-  impl->fd = created->fd;
+  impl->file = std::move(created->file);
   impl->tmp = created->path;
   if (h.encoding == ValueEncoding::WdlRun) {
     // The scratch file lives only as an open descriptor.
-    auto scratch = create_temp_file(dir, path.filename().string() + ".sym", 0600);
+    auto scratch = impl->env->create_temp(dir, path.filename().string() + ".sym", 0600);
     if (!scratch) return impl->fail(scratch.message()).error();
-    impl->sym_fd = scratch->fd;
-    ::unlink(scratch->path.c_str());
+    impl->sym_file = std::move(scratch->file);
+    (void)impl->env->remove(scratch->path);
   }
   impl->offset = data_start(h.encoding, h.block_size, h.num_blocks);
   impl->offsets.reserve(h.num_blocks);
@@ -351,9 +313,8 @@ Status TableBuilder::finish() {
   }
   h.file_size = b.offset + kTrailerSize;
   const HeaderBytes head = encode_header(h, XXH3_64bits(index.data(), index.size()));
-  maybe_die("kill-mid-write");
-  if (Status s = write_all(b.fd, head.data(), head.size(), 0); !s.ok()) return b.fail(s.message());
-  if (Status s = write_all(b.fd, index.data(), index.size(), kTableHeaderSize); !s.ok()) return b.fail(s.message());
+  if (Status s = b.file->write(0, head.data(), head.size()); !s.ok()) return b.fail(s.message());
+  if (Status s = b.file->write(kTableHeaderSize, index.data(), index.size()); !s.ok()) return b.fail(s.message());
 
   // The whole-file checksum covers header, index and blocks in file order;
   // the blocks are read back (they are in the page cache).
@@ -365,9 +326,9 @@ Status TableBuilder::finish() {
   Bytes chunk(std::size_t{1} << 20);
   for (std::uint64_t at = data_start(h.encoding, h.block_size, h.num_blocks); at < b.offset;) {
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), b.offset - at));
-    if (!read_all(b.fd, chunk.data(), n, at)) {
+    if (Status s = b.file->read(at, n, chunk.data()); !s.ok()) {
       XXH3_freeState(state);
-      return b.fail(std::string("cannot read back: ") + std::strerror(errno));
+      return b.fail("cannot read back: " + s.message());
     }
     XXH3_64bits_update(state, chunk.data(), n);
     at += n;
@@ -376,14 +337,13 @@ Status TableBuilder::finish() {
   put_le(trailer.data(), XXH3_64bits_digest(state), 8);
   XXH3_freeState(state);
   std::copy(kEndMagic.begin(), kEndMagic.end(), trailer.begin() + 8);
-  if (Status s = write_all(b.fd, trailer.data(), trailer.size(), b.offset); !s.ok()) return b.fail(s.message());
-  if (b.options.fsync && ::fsync(b.fd) != 0) return b.fail(std::string("fsync: ") + std::strerror(errno));
-  const int fd = b.fd;
-  b.fd = -1;
-  if (::close(fd) != 0) return b.fail(std::string("close: ") + std::strerror(errno));
-  maybe_die("kill-before-rename");
-  if (::rename(b.tmp.c_str(), b.path.c_str()) != 0)
-    return b.fail("cannot rename " + b.tmp.string() + ": " + std::strerror(errno));
+  if (Status s = b.file->write(b.offset, trailer.data(), trailer.size()); !s.ok()) return b.fail(s.message());
+  if (b.options.fsync)
+    if (Status s = b.file->sync(); !s.ok()) return b.fail("fsync: " + s.message());
+  const std::unique_ptr<File> file = std::move(b.file);
+  if (Status s = file->close(); !s.ok()) return b.fail("close: " + s.message());
+  if (Status s = b.env->rename(b.tmp, b.path); !s.ok())
+    return b.fail("cannot rename " + b.tmp.string() + ": " + s.message());
   b.finished = true;
   return {};
 }

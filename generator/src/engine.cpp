@@ -3,9 +3,6 @@
 // store, and the store streamed to the sink.
 #include "damka/engine.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <omp.h>
 
 #include <algorithm>
@@ -18,10 +15,10 @@
 #include <cstring>
 #include <new>
 
-#include "damka/safe_file.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "engine_unit.hpp"
+#include "slot_store.hpp"
 
 namespace damka {
 
@@ -175,84 +172,6 @@ std::uint64_t team_graph_room(const MemoryPlan& plan, std::uint64_t budget) {
   const std::uint64_t used = plan.minimum + plan.store;
   return budget > used ? (budget - used) / 8 : 0;
 }
-
-struct HugeFree {
-  std::size_t bytes = 0;
-  void operator()(std::uint16_t* p) const noexcept { huge_free(p, bytes); }
-};
-
-// Finished values by slot, per pass: in memory, or in a temporary file.
-class SlotStore {
- public:
-  SlotStore(std::uint64_t slots, int passes) : slots_(slots), passes_(passes) {}
-  ~SlotStore() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!path_.empty()) ::unlink(path_.c_str());
-  }
-  Status open(bool spill, const std::filesystem::path& dir, const Material& m) {
-    if (!spill) {
-      // Not filled: flush_level writes every slot once before it is read.
-      for (int i = 0; i < passes_; ++i)
-        mem_[i] = Array(static_cast<std::uint16_t*>(huge_alloc(slots_ * 2)), HugeFree{slots_ * 2});
-      return {};
-    }
-    // Named like the table writer's temporary files, so that a run after a
-    // kill removes it (output_lock.hpp).
-    // A fresh, unpredictable name created O_EXCL|O_NOFOLLOW (safe_file.hpp).
-    auto created = create_temp_file(dir, m.name() + ".levels", 0600);
-    if (!created) return Error("cannot create the temporary level file: " + created.message(), ErrorCode::Io);
-    fd_ = created->fd;
-    path_ = created->path;
-    return {};
-  }
-  Status write(int pass, std::uint64_t first, const std::uint16_t* codes, std::uint64_t n) {
-    assert(first + n <= slots_);
-    if (fd_ < 0) {
-      std::copy(codes, codes + n, mem_[pass].get() + first);
-      return {};
-    }
-    auto p = reinterpret_cast<const char*>(codes);
-    std::uint64_t bytes = n * 2, at = (static_cast<std::uint64_t>(pass) * slots_ + first) * 2;
-    while (bytes > 0) {
-      const ssize_t w = ::pwrite(fd_, p, bytes, static_cast<off_t>(at));
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) return Error(path_.string() + ": cannot write: " + std::strerror(errno));
-      p += w;
-      at += static_cast<std::uint64_t>(w);
-      bytes -= static_cast<std::uint64_t>(w);
-    }
-    return {};
-  }
-  // Values held in memory (not spilled): pass's array, slot-indexed.
-  std::uint16_t* memory(int pass) { return fd_ < 0 ? mem_[pass].get() : nullptr; }
-  Status read(int pass, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out) {
-    assert(first + n <= slots_);
-    out.resize(n);
-    if (fd_ < 0) {
-      std::copy(mem_[pass].get() + first, mem_[pass].get() + first + n, out.begin());
-      return {};
-    }
-    auto p = reinterpret_cast<char*>(out.data());
-    std::uint64_t bytes = n * 2, at = (static_cast<std::uint64_t>(pass) * slots_ + first) * 2;
-    while (bytes > 0) {
-      const ssize_t r = ::pread(fd_, p, bytes, static_cast<off_t>(at));
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) return Error(path_.string() + ": cannot read back: " + (r == 0 ? "short file" : std::strerror(errno)));
-      p += r;
-      at += static_cast<std::uint64_t>(r);
-      bytes -= static_cast<std::uint64_t>(r);
-    }
-    return {};
-  }
-
- private:
-  std::uint64_t slots_;
-  int passes_;
-  using Array = std::unique_ptr<std::uint16_t[], HugeFree>;
-  Array mem_[kMaxPasses];
-  std::filesystem::path path_;
-  int fd_ = -1;
-};
 
 void count(SideCounts& c, std::uint16_t primary, std::uint16_t dtc) {
   const Value v = Value::decode(primary);
@@ -455,13 +374,13 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     SlotStore store(slots, P);
     const bool writes = opt.split == nullptr || opt.split->writer();  // keeps the store and feeds the sink
     if (writes)
-      if (Status s = store.open(plan.spill, opt.spill_dir, m); !s.ok()) return fail(s.message());
+      if (Status s = store.open(plan.spill, opt.spill_dir, m, env_or_default(opt.env)); !s.ok()) return fail(s.message());
     std::uint16_t* resolved = nullptr;
     if (writes && opt.resolved != nullptr) {
       opt.resolved->resize(slots);
       resolved = opt.resolved->data();
     }
-    UnitSolver solver(rules, L, passes);
+    UnitSolver solver(rules, L, passes, opt.before_unit);
     std::vector<std::unique_ptr<SuccessorReader>> readers;
     for (int t = 0; t < threads; ++t) readers.push_back(successors.reader());
     std::vector<UnitSolver::Scratch> scratch(static_cast<std::size_t>(threads));

@@ -69,17 +69,11 @@ struct Ops {
   }
 };
 
-// Test-only: DAMKA_TEST_FAULT=bad-alloc-in-worker makes every worker run
-// out of memory (tests check the clean error).  Unset in normal use.
-void fault_point() {
-  if (const char* f = std::getenv("DAMKA_TEST_FAULT"); f != nullptr && std::strcmp(f, "bad-alloc-in-worker") == 0)
-    throw std::bad_alloc();
-}
-
 }  // namespace
 
-UnitSolver::UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes)
-    : r_(rules), L_(layout), passes_(passes) {}
+UnitSolver::UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes,
+                       std::function<void()> before_unit)
+    : r_(rules), L_(layout), passes_(passes), before_unit_(std::move(before_unit)) {}
 
 Position UnitSolver::position(const Unit& u, std::uint64_t l) const {
   const int part = l >= L_.K ? 1 : 0;
@@ -427,7 +421,7 @@ void UnitSolver::record_stored(const Unit& u, const Scratch& s, LevelArrays& cur
 void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                               LevelArrays& cur, MoveList& moves, bool edges) const {
   const std::uint64_t n = u.parts * L_.K;
-  fault_point();
+  if (before_unit_) before_unit_();
   s.resize(n, passes_.size());
   if (!edges) {
     gather_all<false>(u, s, rd, next, moves);
@@ -470,7 +464,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
         guarded(failed, error, [&] {
-          fault_point();
+          if (before_unit_) before_unit_();
           BigVector<std::uint32_t>& fwd = s.fwd_chunks[static_cast<std::size_t>(c)];
           const std::uint64_t first = static_cast<std::uint64_t>(c) * chunk, last = std::min(n, first + chunk);
           fwd.reserve((last - first) * planned_edges_per_position(L_.m));
@@ -481,7 +475,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
 #pragma omp for schedule(dynamic, 4096)
       for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
         guarded(failed, error, [&] {
-          fault_point();
+          if (before_unit_) before_unit_();
           const auto at = static_cast<std::uint64_t>(l);
           gather<false>(u, at, position(u, at), s, s.fwd, nullptr, rd, next, moves);
         });

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -88,7 +89,10 @@ class UnitSolver {
   // is kept (Serial, Team).
   static std::uint64_t scratch_bytes(std::uint64_t unit_positions, int passes, std::uint64_t edges_per_position);
 
-  UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes);
+  // before_unit (a test aid, BuildOptions::before_unit; may be empty) is
+  // called by each worker before it gathers a unit or a chunk of one.
+  UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes,
+             std::function<void()> before_unit = {});
 
   // Solves u by this thread alone; writes its values into `cur`.  `next`
   // holds the level above (null at the top level: no man move is possible).
@@ -129,6 +133,7 @@ class UnitSolver {
   const Rules& r_;
   const Layout& L_;
   const PassList& passes_;
+  std::function<void()> before_unit_;
   mutable std::atomic<bool> inconsistent_{false};
 };
 

@@ -170,7 +170,7 @@ int FileSuccessors::find(const Material& canonical) const {
 Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rules, const std::filesystem::path& dir,
                                                                 const std::vector<Material>& materials, Metric metric,
                                                                 std::uint64_t cache_bytes_per_reader,
-                                                                const ResidentTables* resident) {
+                                                                const ResidentTables* resident, Env& env) {
   auto fs = std::make_unique<FileSuccessors>();
   fs->rules_ = &rules;
   fs->metric_ = metric;
@@ -182,7 +182,7 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
   for (const Material& m : materials)
     for (const Material& s : successors_closure(m)) all.insert(s);
   auto open_file = [&](const Material& m, Metric which) -> Expected<std::unique_ptr<TableReader>> {
-    auto r = TableReader::open(table_path(dir, rules, m, which));
+    auto r = TableReader::open(table_path(dir, rules, m, which), FileAccess::Pread, env);
     if (!r) return r.error();
     if (Status s = check_table_rules((*r)->header(), rules, (*r)->path()); !s.ok()) return s.error();
     if ((*r)->header().material != m || (*r)->header().metric != which)

@@ -25,11 +25,13 @@ class FileSuccessors : public SuccessorSource {
   // the first file that is missing or unreadable.  Materials found in
   // `resident` (may be null; its codes must be `metric`'s true codes) are
   // read from there, not from files; the source holds them (shares
-  // ownership) until it is destroyed.
+  // ownership) until it is destroyed.  Files are read through `env`,
+  // which must outlive the source.
   static Expected<std::unique_ptr<FileSuccessors>> open(const Rules& rules, const std::filesystem::path& dir,
                                                         const std::vector<Material>& materials, Metric metric,
                                                         std::uint64_t cache_bytes_per_reader,
-                                                        const ResidentTables* resident = nullptr);
+                                                        const ResidentTables* resident = nullptr,
+                                                        Env& env = default_env());
   std::unique_ptr<SuccessorReader> reader() const override;
   std::uint64_t reader_bytes() const override { return cache_bytes_; }
 

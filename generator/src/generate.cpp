@@ -78,10 +78,11 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   step.budget = opt.memory_budget;
   if (resident != nullptr) step = resident_step(*resident, index, m, opt.metrics, threads, opt.memory_budget);
   r.resident_bytes = step.held;
-  auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread, resident);
+  Env& env = env_or_default(opt.env);
+  auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread, resident, env);
   if (!succ) return Error(m.name() + ": cannot read a table it converts into: " + succ.message());
   const bool writes = split == nullptr || split->writer();
-  FileSink sink(rules, opt.out, m, opt.metrics, opt.compression, threads);
+  FileSink sink(rules, opt.out, m, opt.metrics, opt.compression, threads, env);
   NoSink none;
   if (writes)
     if (Status s = sink.open(); !s.ok()) return s;
@@ -93,6 +94,8 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   bo.progress = progress;
   bo.split = split;
   bo.mark_derived = true;  // capture positions are don't-care in the files
+  bo.env = &env;
+  bo.before_unit = opt.before_unit;
   auto resolved = step.keep ? std::make_shared<BigVector<std::uint16_t>>() : nullptr;
   bo.resolved = resolved.get();
   BuildStats bs;
@@ -120,12 +123,12 @@ std::uint64_t default_memory_budget() {
 
 
 Status check_material_files(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
-                            bool full_checksum, const MetricSet& metrics) {
+                            bool full_checksum, const MetricSet& metrics, Env& env) {
   for (Metric m : file_metrics(metrics)) {
     const auto path = table_path(dir, rules, canonical, m);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return Error(path.string() + ": missing", ErrorCode::NotFound);
-    auto reader = TableReader::open(path);
+    auto reader = TableReader::open(path, FileAccess::Pread, env);
     if (!reader) return reader.error();
     const TableHeader& h = (*reader)->header();
     if (Status s = check_table_rules(h, rules, path); !s.ok()) return s;
@@ -191,7 +194,7 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
     overall_total = 0;
     rebuilding.clear();
     for (std::size_t i = 0; i < order.size(); ++i) {
-      const Status s = check_material_files(rules, opt.out, order[i], true, opt.metrics);
+      const Status s = check_material_files(rules, opt.out, order[i], true, opt.metrics, env_or_default(opt.env));
       present[i] = s.ok();
       if (!present[i]) overall_total += table_slots(order[i]);
       if (!s.ok() && s.code() != ErrorCode::NotFound) rebuilding.push_back(order[i].name() + ": " + s.message());
@@ -199,7 +202,8 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   };
   const Status made = make_directories(dir);
   // One run per folder and family; stale temporary files removed (output_lock.hpp).
-  auto output_lock = !made.ok() ? Expected<OutputLock>(made.error()) : lock_output(rules, opt.out, cb.notice);
+  auto output_lock =
+      !made.ok() ? Expected<OutputLock>(made.error()) : lock_output(rules, opt.out, cb.notice, env_or_default(opt.env));
   if (!output_lock) {
     // A folder this user cannot write (read-only, or another user's) is
     // fine when every table is already there: nothing needs writing.

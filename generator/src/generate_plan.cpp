@@ -78,7 +78,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
   const std::vector<Material> order = targets(opt);
   std::vector<bool> build(order.size());
   for (std::size_t i = 0; i < order.size(); ++i)
-    build[i] = !check_material_files(rules, opt.out, order[i], false, opt.metrics).ok();
+    build[i] = !check_material_files(rules, opt.out, order[i], false, opt.metrics, env_or_default(opt.env)).ok();
   const int ranks = opt.cluster != nullptr ? opt.cluster->size() : std::max(1, opt.ranks);
   // One process keeps finished tables in memory as generate() does (ranks do not).
   std::optional<ResidentTables> resident;

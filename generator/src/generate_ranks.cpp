@@ -63,8 +63,8 @@ std::string utc_now() {
 // The note of what this rank does, replaced whole (a fresh temporary file,
 // then rename: safe_file.hpp).  A note that cannot be written is caught by
 // read_note() where it matters (rank 0's ready note).
-void write_note(const std::filesystem::path& path, const std::string& text) {
-  [[maybe_unused]] const Status s = replace_file(path, text + "\n");
+void write_note(const std::filesystem::path& path, const std::string& text, Env& env) {
+  [[maybe_unused]] const Status s = replace_file(path, text + "\n", 0644, env);
 }
 
 std::string read_note(const std::filesystem::path& path) {
@@ -103,13 +103,6 @@ std::string who(const Cluster& c) {
          std::to_string(::getpid()) + " on " + c.host() + ")";
 }
 
-// DAMKA_TEST_FAULT=kill-rank-<r>: rank r kills itself (SIGKILL) while
-// building its second job, for the tests of a killed rank.
-bool killed_by_fault(int rank) {
-  const char* f = std::getenv("DAMKA_TEST_FAULT");
-  return f != nullptr && std::string(f) == "kill-rank-" + std::to_string(rank);
-}
-
 static_assert(std::is_trivially_copyable_v<TableReport>);
 
 std::string pack(const std::vector<TableReport>& reports) {
@@ -130,6 +123,7 @@ Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const G
                                                      const GenerateCallbacks& cb, Cluster& c) {
   const auto start = std::chrono::steady_clock::now();
   const int me = c.rank();
+  Env& env = env_or_default(opt.env);
   const std::filesystem::path my_note = rank_note_path(rules, opt.out, me);
 
   // Rank 0 takes the lock (one job per folder and family), removes what a
@@ -138,14 +132,14 @@ Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const G
   std::optional<OutputLock> lock;
   std::string ready;
   if (me == 0) {
-    auto l = lock_output(rules, opt.out, cb.notice);
+    auto l = lock_output(rules, opt.out, cb.notice, env);
     if (!l) {
       ready = "!" + l.message();
     } else {
       lock.emplace(std::move(*l));
       report_stale_notes(rules, opt.out, cb.notice);
       ready = who(c) + " holds the lock since " + utc_now();
-      write_note(my_note, ready);
+      write_note(my_note, ready, env);
       if (read_note(my_note) != ready) ready = "!" + my_note.string() + ": cannot write this rank's note";
     }
   }
@@ -168,7 +162,7 @@ Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const G
   std::string present_bytes(order.size(), '0');
   if (me == 0)
     for (std::size_t i = 0; i < order.size(); ++i)
-      if (check_material_files(rules, opt.out, order[i], true, opt.metrics).ok()) present_bytes[i] = '1';
+      if (check_material_files(rules, opt.out, order[i], true, opt.metrics, env).ok()) present_bytes[i] = '1';
   c.broadcast(present_bytes, 0);
   std::vector<bool> done(order.size()), build(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) build[i] = !(done[i] = present_bytes[i] == '1');
@@ -201,16 +195,17 @@ Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const G
         const int n = c.next_notice();
         if (n >= 0 && static_cast<std::size_t>(n) < done.size()) done[static_cast<std::size_t>(n)] = true;
       }
-    write_note(my_note, who(c) + " was building " + m.name() + (split_job ? " (split among every rank)" : "") +
-                            " since " + utc_now());
-    const bool kill = ++jobs_started == 2 && killed_by_fault(me);
+    write_note(my_note,
+               who(c) + " was building " + m.name() + (split_job ? " (split among every rank)" : "") + " since " + utc_now(),
+               env);
+    const int job_number = ++jobs_started;
     TableReport r;
     r.material = m;
     r.positions = table_slots(m);
     r.rank = job.rank;
     const auto t0 = std::chrono::steady_clock::now();
     const auto progress = [&](std::uint64_t d, std::uint64_t total) {
-      if (kill) std::raise(SIGKILL);
+      if (opt.job_progress_hook) opt.job_progress_hook(me, job_number);
       if (cb.progress)
         cb.progress(Progress{m, i + 1, order.size(), d, total, mine_done + d, mine_total,
                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
@@ -227,7 +222,7 @@ Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const G
       if (cb.table_done) cb.table_done(r);
       mine.push_back(r);
     }
-    write_note(my_note, who(c) + " had finished " + m.name() + " and was waiting (" + utc_now() + ")");
+    write_note(my_note, who(c) + " had finished " + m.name() + " and was waiting (" + utc_now() + ")", env);
   }
 
   // Every report to rank 0, in build order.

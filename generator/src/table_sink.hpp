@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "damka/engine.hpp"
+#include "damka/env.hpp"
 #include "damka/generate.hpp"
 #include "damka/table_file.hpp"
 
@@ -23,7 +24,7 @@ namespace damka::generate_detail {
 class FileSink : public ValueSink {
  public:
   FileSink(const Rules& rules, const std::filesystem::path& dir, const Material& m, const MetricSet& metrics,
-           Compression compression, int threads);
+           Compression compression, int threads, Env& env);
   Status open();
   Status add(std::uint64_t first, std::span<const std::span<const std::uint16_t>> codes) override;
   // Finishes every file and puts their sizes in r.bytes.
@@ -41,6 +42,7 @@ class FileSink : public ValueSink {
   MetricSet metrics_;
   Compression compression_;
   int threads_;
+  Env& env_;
   std::unique_ptr<TableBuilder> builders_[3];
   std::vector<std::uint16_t> wdl_, dist_;
 };

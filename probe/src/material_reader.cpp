@@ -30,7 +30,7 @@ Expected<MaterialReader> MaterialReader::open(const Tablebase& tb, const Materia
   MaterialReader r(tb, m);
   for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {
     const fs::path path = r.path(metric);
-    auto file = TableReader::open(path, FileAccess::Pread);
+    auto file = TableReader::open(path, FileAccess::Pread, tb.env());
     if (!file) {
       if (file.code() == ErrorCode::NotFound && metric != Metric::WDL) continue;
       if (file.code() == ErrorCode::NotFound)

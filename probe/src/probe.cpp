@@ -142,7 +142,8 @@ struct Tablebase::Impl {
       report(why + " (table treated as missing)");
       return kBroken;
     };
-    auto reader = TableReader::open(path, options.map_files ? FileAccess::Map : FileAccess::Pread);
+    auto reader =
+        TableReader::open(path, options.map_files ? FileAccess::Map : FileAccess::Pread, env_or_default(options.env));
     if (!reader) {
       switch (reader.code()) {
         case ErrorCode::NotFound:
@@ -493,7 +494,8 @@ Expected<std::unique_ptr<Tablebase>> Tablebase::open(const Rules& rules, const s
     }
     for (const auto& [pieces, files] : candidates) {
       for (const auto& [m, metric] : files) {
-        auto reader = TableReader::open(table_path(dir, rules, m, metric));
+        auto reader = TableReader::open(table_path(dir, rules, m, metric), FileAccess::Pread,
+                                        env_or_default(impl->options.env));
         if (reader && (*reader)->header().material == m && (*reader)->header().metric == metric &&
             check_table_rules((*reader)->header(), rules).ok()) {
           impl->max_pieces = pieces;
@@ -510,6 +512,8 @@ Expected<std::unique_ptr<Tablebase>> Tablebase::open(const Rules& rules, const s
 
 const Rules& Tablebase::rules() const { return impl_->rules; }
 const std::filesystem::path& Tablebase::directory() const { return impl_->family_dir; }
+
+Env& Tablebase::env() const { return env_or_default(impl_->options.env); }
 int Tablebase::max_pieces() const { return impl_->max_pieces; }
 
 ProbeResult Tablebase::probe(const Position& p, Metric metric, ProbeMode mode) const {

@@ -44,6 +44,12 @@ Outcome damka(const std::string& args, const std::string& env = "") {
   return shell(env + (env.empty() ? "" : " ") + "timeout 120 " + DAMKA_EXE + " " + args);
 }
 
+// The same command line with the faults DAMKA_TEST_FAULT names: the tests'
+// damka_faulty (tests/support/faulty_main.cpp); the shipped damka has none.
+Outcome damka_faulty(const std::string& args, const std::string& fault) {
+  return shell("DAMKA_TEST_FAULT=" + fault + " timeout 120 " + DAMKA_FAULTY_EXE + " " + args);
+}
+
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
 class CliFaults : public ::testing::Test {
@@ -64,7 +70,7 @@ TEST_F(CliFaults, KillInTheWriteWindowLeavesANamedStrayFileTheNextRunRemoves) {
   for (const char* fault : {"kill-before-rename", "kill-mid-write"}) {
     SCOPED_TRACE(fault);
     fs::remove_all(dir_);
-    Outcome r = damka("generate -v russian -n 2 -t 1 -o " + q(dir_), std::string("DAMKA_TEST_FAULT=") + fault);
+    Outcome r = damka_faulty("generate -v russian -n 2 -t 1 -o " + q(dir_), fault);
     EXPECT_EQ(r.code, 128 + 9) << r.out;  // SIGKILL
     // The files of a material stream together: a kill leaves one temporary
     // file per metric being written; each is named, then removed.

@@ -14,6 +14,7 @@
 #include "damka/table_file.hpp"
 #include "damka/value_oracle.hpp"
 #include "table_layout.hpp"
+#include "table_repair.hpp"
 
 namespace damka {
 namespace {

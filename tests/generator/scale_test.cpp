@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <new>
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -134,9 +135,9 @@ TEST(Scale, TooSmallABudgetFailsAtOnceNamingTheNeed) {
 TEST(Scale, OutOfMemoryInAWorkerIsACleanErrorNamingTheMaterial) {
   const Rules& r = rules_of(Variant::Russian);
   TempDir d;
-  ::setenv("DAMKA_TEST_FAULT", "bad-alloc-in-worker", 1);
-  auto result = generate(r, options(d.path, 3, 2));
-  ::unsetenv("DAMKA_TEST_FAULT");
+  GenerateOptions faulty = options(d.path, 3, 2);
+  faulty.before_unit = [] { throw std::bad_alloc(); };  // every worker runs out of memory
+  auto result = generate(r, faulty);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.message().find("out of memory in a worker"), std::string::npos) << result.message();
   EXPECT_NE(result.message().find("v"), std::string::npos) << result.message();  // "1Kv1K: ..."

@@ -1,5 +1,6 @@
 // Creating files without writing through links someone planted.
 //
+// The POSIX Env (env.hpp) creates its temporary files here.
 // Every file damka creates goes through create_temp_file(): a fresh name
 // "<stem>.tmp.<pid>.<random>" (64 random bits, so nobody can plant a link at
 // it in advance) opened with O_CREAT|O_EXCL|O_NOFOLLOW, which never follows a
@@ -15,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 
 namespace damka {
@@ -41,8 +43,10 @@ Expected<CreatedFile> create_temp_file(const std::filesystem::path& dir, std::st
 // Replaces `path` with `bytes` whole: written to a create_temp_file() beside
 // it, then renamed over it (a link at `path` is replaced, never written
 // through).  On failure nothing changes at `path` and the temporary file is
-// removed.  Cost: one write of `bytes`.  Thread-safe for distinct paths.
-Status replace_file(const std::filesystem::path& path, std::string_view bytes, mode_t mode = 0644);
+// removed.  Every file operation goes through `env`.  Cost: one write of
+// `bytes`.  Thread-safe for distinct paths.
+Status replace_file(const std::filesystem::path& path, std::string_view bytes, mode_t mode = 0644,
+                    Env& env = default_env());
 
 // create_directories(dir) and, when it fails, an Error naming the real
 // problem: a loop of symbolic links, a file where a folder should be (not

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/rules.hpp"
@@ -93,6 +94,7 @@ Status check_table_rules(const TableHeader& h, const Rules& rules, const std::fi
 struct WriteOptions {
   int threads = 0;     // blocks compressed in parallel; 0 = OpenMP default
   bool fsync = false;  // flush the file to disk before the rename
+  Env* env = nullptr;  // every file operation of the writer (env.hpp); null: default_env()
 };
 
 // Writes codes[slot] for every slot to `path`: first to a temporary file in
@@ -167,8 +169,11 @@ class TableReader {
   // the process with SIGBUS.  damka's writers replace a file by renaming a
   // new one over it, which leaves the mapped old file intact.  When mapping
   // fails the reader uses pread.
+  //
+  // Every file operation (open, stat, read, map) goes through `env`, which
+  // must outlive the reader.
   static Expected<std::unique_ptr<TableReader>> open(const std::filesystem::path& path,
-                                                     FileAccess access = FileAccess::Pread);
+                                                     FileAccess access = FileAccess::Pread, Env& env = default_env());
   ~TableReader();
   TableReader(const TableReader&) = delete;
   TableReader& operator=(const TableReader&) = delete;
@@ -224,25 +229,24 @@ class TableReader {
  private:
   TableReader() = default;
   Error error(std::string_view what, ErrorCode code = ErrorCode::Other) const;
-  Error read_error(std::string_view what, int err) const;
+  Error read_error(std::string_view what, const Status& failed) const;
   // Block b's stored bytes into `bytes` (its group's checksum checked once).
   Status read_stored(std::uint64_t b, std::vector<unsigned char>& bytes) const;
   Status read_raw_block(std::uint64_t b, std::vector<unsigned char>& raw) const;
   std::uint64_t block_offset(std::uint64_t b) const;  // b <= num_blocks
 
   std::filesystem::path path_;
-  int fd_ = -1;
-  const unsigned char* map_ = nullptr;  // the whole file, read-only (FileAccess::Map), or null
-  std::uint64_t map_size_ = 0;
+  Env* env_ = nullptr;
+  std::unique_ptr<File> file_;
+  const unsigned char* map_ = nullptr;  // the whole file, read-only (FileAccess::Map; owned by file_), or null
   std::uint64_t id_ = 0;                 // unique per reader, keys the per-thread cache
   TableHeader header_;
   std::vector<std::uint64_t> group_base_;      // groups + 1 entries (the last: end of the data)
   std::vector<std::uint64_t> group_checksum_;  // XXH3-64 of each group's bytes
   std::vector<std::uint32_t> block_rel_;       // block offsets from their group's base
   std::vector<std::int8_t> block_constant_;    // WdlRun: a constant block's code (0..2), else -1
-  // What was opened (check_unchanged): device, inode, size, mtime in ns.
-  std::uint64_t dev_ = 0, ino_ = 0, size_ = 0;
-  std::int64_t mtime_ns_ = 0;
+  // What was opened (check_unchanged): device, inode, size, mtime.
+  FileInfo opened_;
   mutable std::atomic<std::int64_t> next_check_ns_{0};  // steady clock
   mutable std::atomic<bool> changed_{false};
   // Checks check_unchanged() when a second has passed since the last check.

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/huge_pages.hpp"
 #include "damka/index.hpp"
@@ -156,6 +157,13 @@ struct BuildOptions {
   // keeps it for the materials built next (resident_tables.hpp).  Cost:
   // 2 bytes per slot, one copy of each level.
   BigVector<std::uint16_t>* resolved = nullptr;
+  // The spilled store's temporary file goes through it (env.hpp); null:
+  // default_env().  Must outlive the build.
+  Env* env = nullptr;
+  // Test aid (empty in normal use): called by each worker before it
+  // gathers a unit or a chunk of one; a test throws std::bad_alloc from it
+  // to check that running out of memory in a worker is a clean error.
+  std::function<void()> before_unit;
 };
 
 // What a build of `canonical` needs, before it starts.

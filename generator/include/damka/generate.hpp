@@ -25,6 +25,7 @@
 
 #include "damka/cluster.hpp"
 #include "damka/engine.hpp"
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/table_file.hpp"
@@ -54,6 +55,16 @@ struct GenerateOptions {
   // far as memory_budget allows (faster; the files do not change).  Off:
   // every successor is read from its file (tests compare the two).
   bool keep_finished = true;
+  // Every file operation of the run (env.hpp): the tables written and read,
+  // the spilled level store, the lock and the notes.  Null: default_env().
+  // Must outlive the run.
+  Env* env = nullptr;
+  // Test aids, empty in normal use (the tests' damka_faulty sets them):
+  // job_progress_hook(rank, job) is called from a rank's building thread as
+  // the job-th job it builds (from 1) makes progress (a test kills a rank
+  // from it); before_unit becomes every build's BuildOptions::before_unit.
+  std::function<void(int rank, int job)> job_progress_hook;
+  std::function<void()> before_unit;
 };
 
 // The default --memory: 80% of the machine's physical memory.
@@ -144,8 +155,8 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
                                         const TableSource* loaded = nullptr);
 
 // Whether the files of `metrics` of a material are present and valid for
-// these rules; the error says what is wrong.
+// these rules; the error says what is wrong.  Reads through `env`.
 Status check_material_files(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
-                            bool full_checksum, const MetricSet& metrics = {});
+                            bool full_checksum, const MetricSet& metrics = {}, Env& env = default_env());
 
 }  // namespace damka

@@ -12,9 +12,11 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/rules.hpp"
 
@@ -28,11 +30,13 @@ class OutputLock {
   // Creates <dir>/<family> if needed and takes its lock without waiting.
   // Fails when another process (or another OutputLock in this one) holds
   // it, naming the holder; or when the folder cannot be created or the lock
-  // file opened.  Cost: a few system calls.  Thread-safe.
-  static Expected<OutputLock> acquire(const Rules& rules, const std::filesystem::path& dir);
+  // file opened.  The lock file is opened, locked and written through
+  // `env` (Env::open_lock_file: never through a link), which must outlive
+  // the lock.  Cost: a few system calls.  Thread-safe.
+  static Expected<OutputLock> acquire(const Rules& rules, const std::filesystem::path& dir, Env& env = default_env());
 
-  OutputLock(OutputLock&& other) noexcept;
-  OutputLock& operator=(OutputLock&& other) noexcept;
+  OutputLock(OutputLock&& other) noexcept = default;
+  OutputLock& operator=(OutputLock&& other) noexcept = default;
   OutputLock(const OutputLock&) = delete;
   OutputLock& operator=(const OutputLock&) = delete;
   ~OutputLock();  // releases the lock
@@ -41,19 +45,21 @@ class OutputLock {
 
   // Removes the damka temporary files in the family folder (no other
   // generate can be writing there while the lock is held) and returns the
-  // paths removed; a file that cannot be removed is left and listed in
-  // `failed`.
+  // paths removed (through the lock's Env); a file that cannot be removed
+  // is left and listed in `failed`.
   std::vector<std::filesystem::path> remove_temp_files(std::vector<std::string>* failed = nullptr) const;
 
  private:
-  OutputLock(int fd, std::filesystem::path family_dir) : fd_(fd), family_dir_(std::move(family_dir)) {}
-  int fd_ = -1;
+  OutputLock(std::unique_ptr<File> file, std::filesystem::path family_dir, Env& env)
+      : file_(std::move(file)), family_dir_(std::move(family_dir)), env_(&env) {}
+  std::unique_ptr<File> file_;  // open and locked; destroying it releases the lock
   std::filesystem::path family_dir_;
+  Env* env_ = nullptr;
 };
 
 // What generate() calls first: acquire() the lock, then remove_temp_files(),
 // telling `notice` (if set) about each file removed or left.
 Expected<OutputLock> lock_output(const Rules& rules, const std::filesystem::path& dir,
-                                 const std::function<void(const std::string&)>& notice);
+                                 const std::function<void(const std::string&)>& notice, Env& env = default_env());
 
 }  // namespace damka

@@ -54,6 +54,7 @@
 #include <string_view>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/movegen.hpp"
@@ -154,6 +155,9 @@ struct TablebaseOptions {
   // (which may pass), with a message naming the file and the problem, from
   // the probing thread that met it.
   std::function<void(const std::string&)> on_error;
+  // Every table file is opened, read and mapped through it (env.hpp); null:
+  // default_env().  Must outlive the Tablebase and its MaterialReaders.
+  Env* env = nullptr;
 };
 
 struct CacheStats {
@@ -188,6 +192,8 @@ class Tablebase {
   const Rules& rules() const;
   // <dir>/<family>: where the files are looked for.
   const std::filesystem::path& directory() const;
+  // The Env its files are read through (TablebaseOptions::env).
+  Env& env() const;
   // The most pieces of a material with a table file present when opened
   // whose header was checked (its name alone is not trusted; 0 when there
   // were none).

@@ -1,8 +1,9 @@
-// Test and fuzzing aid (table_layout.hpp): recomputes a table file's
+// Test and fuzzing aid (table_repair.hpp): recomputes a table file's
 // checksums so that mutations reach the checks behind them.
 #include <xxhash.h>
 
 #include "table_layout.hpp"
+#include "table_repair.hpp"
 
 namespace damka::table_layout {
 

@@ -1,0 +1,65 @@
+// generate() under the faults of a test Env (GenerateOptions::env): a full
+// disk at any point of a build is a clean error that leaves no partial
+// table and no temporary file, and the same command then builds everything.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+
+#include "damka/generate.hpp"
+#include "damka/table_file.hpp"
+#include "damka/table_paths.hpp"
+#include "fault_env.hpp"
+#include "generator/generate_helpers.hpp"
+
+namespace damka {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(GenerateEnv, FullDiskIsACleanErrorAndTheSameCommandResumes) {
+  const Rules& r = rules_of(Variant::Russian);
+  const fs::path dir = fs::temp_directory_path() / ("damka_generate_env_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  // Writes of a healthy 3-piece build through the test Env.
+  testing::FaultEnv counting(testing::FaultPlan{});
+  GenerateOptions o = test::options(dir, 3, 2);
+  o.env = &counting;
+  ASSERT_TRUE(generate(r, o).ok());
+  const int writes = counting.writes();
+  ASSERT_GT(writes, 10);
+  std::vector<std::string> reference;
+  for (const auto& e : fs::directory_iterator(table_dir(dir, r))) reference.push_back(test::slurp(e.path()));
+  for (int n : {1, writes / 3, writes / 2, writes - 1}) {
+    SCOPED_TRACE("failing write " + std::to_string(n));
+    fs::remove_all(dir);
+    testing::FaultPlan plan;
+    plan.fail_write = n;
+    plan.write_errno = ENOSPC;
+    testing::FaultEnv full(plan);
+    o.env = &full;
+    auto failed = generate(r, o);
+    ASSERT_FALSE(failed.ok());
+    EXPECT_NE(failed.message().find("No space left on device"), std::string::npos) << failed.message();
+    EXPECT_TRUE(temp_table_files(table_dir(dir, r)).empty());
+    // Every table file there is complete and valid.
+    for (const auto& e : fs::directory_iterator(table_dir(dir, r))) {
+      auto file = TableReader::open(e.path());
+      ASSERT_TRUE(file.ok()) << file.message();
+      EXPECT_TRUE((*file)->verify_file_checksum().ok()) << e.path();
+    }
+    o.env = nullptr;  // the default (POSIX) Env
+    ASSERT_TRUE(generate(r, o).ok());
+    std::vector<std::string> got;
+    for (const auto& e : fs::directory_iterator(table_dir(dir, r))) got.push_back(test::slurp(e.path()));
+    std::sort(got.begin(), got.end());
+    std::sort(reference.begin(), reference.end());
+    EXPECT_TRUE(got == reference);
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace damka

@@ -1,0 +1,71 @@
+// A test Env (damka/env.hpp) that injects faults into the file operations
+// of the code under test: the Nth write fails (ENOSPC, EIO, ...), reads fail
+// or end early, opens fail, and the process kills itself (SIGKILL) at the
+// write of a table file's header or instead of renaming a finished table
+// into place.  Everything else goes to the wrapped Env.  Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "damka/env.hpp"
+
+namespace damka::testing {
+
+struct FaultPlan {
+  // Write number `fail_write` (from 1, every File::write of every file this
+  // Env opened or created counted) and every later one fail with
+  // `write_errno`; 0: writes succeed.
+  int fail_write = 0;
+  int write_errno = 28;  // ENOSPC
+  // Every read of a file opened by open_read fails with this errno (Io);
+  // 0: reads succeed.
+  int read_errno = 0;
+  // Every read of a file opened by open_read ends early (a short read:
+  // File::read's Corrupt "ends early").
+  bool short_reads = false;
+  // open_read fails with this errno; 0: opens succeed.
+  int open_errno = 0;
+  // SIGKILL at the write of a table file's header: the first write at
+  // offset 0 to a temporary file of a table (<material>.<wdl|dtw|dtc>.tmp.*),
+  // after its blocks are written ("kill-mid-write").
+  bool kill_at_table_header = false;
+  // SIGKILL instead of renaming a finished temporary file to a table name
+  // ("kill-before-rename").
+  bool kill_before_table_rename = false;
+};
+
+// The plan a DAMKA_TEST_FAULT name stands for: "kill-mid-write",
+// "kill-before-rename", "enospc-write-<n>", "eio-write-<n>", "eio-read",
+// "short-read"; nullopt for another name.
+std::optional<FaultPlan> fault_plan_named(const std::string& name);
+
+class FaultEnv final : public Env {
+ public:
+  explicit FaultEnv(FaultPlan plan, Env& base = default_env()) : plan_(plan), base_(base) {}
+
+  Expected<std::unique_ptr<File>> open_read(const std::filesystem::path& path) override;
+  Expected<TempFile> create_temp(const std::filesystem::path& dir, std::string_view stem, unsigned mode) override;
+  Expected<std::unique_ptr<File>> open_lock_file(const std::filesystem::path& path) override;
+  Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
+  Status remove(const std::filesystem::path& path) override { return base_.remove(path); }
+  Expected<FileInfo> stat(const std::filesystem::path& path) override { return base_.stat(path); }
+
+  // Writes attempted so far (failed ones included).
+  int writes() const { return writes_.load(); }
+  // Counts a write: its number, from 1.
+  int count_write() { return ++writes_; }
+  const FaultPlan& plan() const { return plan_; }
+  // Another plan from now on (the write count goes on).  Not while another
+  // thread uses this Env.
+  void set_plan(const FaultPlan& plan) { plan_ = plan; }
+
+ private:
+  FaultPlan plan_;
+  Env& base_;
+  std::atomic<int> writes_{0};
+};
+
+}  // namespace damka::testing
