@@ -4,6 +4,7 @@
 #include <bit>
 #include <set>
 
+#include "damka/open_table.hpp"
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
 #include "damka/table_paths.hpp"
@@ -182,13 +183,7 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
   for (const Material& m : materials)
     for (const Material& s : successors_closure(m)) all.insert(s);
   auto open_file = [&](const Material& m, Metric which) -> Expected<std::unique_ptr<TableReader>> {
-    auto r = TableReader::open(table_path(dir, rules, m, which), FileAccess::Pread, env);
-    if (!r) return r.error();
-    if (Status s = check_table_rules((*r)->header(), rules, (*r)->path()); !s.ok()) return s.error();
-    if ((*r)->header().material != m || (*r)->header().metric != which)
-      return Error((*r)->path().string() + ": holds " + (*r)->header().material.name() + " " +
-                   std::string(metric_name((*r)->header().metric)));
-    return r;
+    return open_table(table_path(dir, rules, m, which), rules, m, which, FileAccess::Pread, env);
   };
   for (const Material& m : all) {
     if (!keyable(m)) return Error("material " + m.name() + " has too many pieces of a kind");

@@ -10,6 +10,7 @@
 #include <set>
 #include <system_error>
 
+#include "damka/open_table.hpp"
 #include "damka/output_lock.hpp"
 #include "damka/rank_plan.hpp"
 #include "damka/safe_file.hpp"
@@ -128,13 +129,8 @@ Status check_material_files(const Rules& rules, const std::filesystem::path& dir
     const auto path = table_path(dir, rules, canonical, m);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return Error(path.string() + ": missing", ErrorCode::NotFound);
-    auto reader = TableReader::open(path, FileAccess::Pread, env);
+    auto reader = open_table(path, rules, canonical, m, FileAccess::Pread, env);
     if (!reader) return reader.error();
-    const TableHeader& h = (*reader)->header();
-    if (Status s = check_table_rules(h, rules, path); !s.ok()) return s;
-    if (h.material != canonical || h.metric != m || h.slots != table_slots(canonical))
-      return Error(path.string() + ": holds " + h.material.name() + " " + std::string(metric_name(h.metric)) +
-                   ", expected " + canonical.name() + " " + std::string(metric_name(m)));
     if (full_checksum)
       if (Status s = (*reader)->verify_file_checksum(); !s.ok()) return s;
   }
@@ -146,9 +142,8 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
   SolvedTable t;
   t.material = canonical;
   auto read_codes = [&](Metric m, std::vector<std::uint16_t>& codes) -> Status {
-    auto reader = TableReader::open(table_path(dir, rules, canonical, m));
+    auto reader = open_table(table_path(dir, rules, canonical, m), rules, canonical, m);
     if (!reader) return reader.error();
-    if (Status s = check_table_rules((*reader)->header(), rules, (*reader)->path()); !s.ok()) return s;
     codes.clear();
     codes.reserve((*reader)->header().slots);
     std::vector<std::uint16_t> block;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "damka/open_table.hpp"
 #include "damka/index.hpp"
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
@@ -33,14 +34,8 @@ std::string stray_reason(const std::string& stem, Material& out) {
 
 // Whether a header matches its file's name; the problem otherwise.
 std::string header_problem(const Rules& rules, const fs::path& path, const Material& m, Metric metric) {
-  auto reader = TableReader::open(path);
-  if (!reader) return reader.message();
-  const TableHeader& h = (*reader)->header();
-  if (Status s = check_table_rules(h, rules, path); !s.ok()) return s.message();
-  if (h.material != m || h.metric != metric || h.slots != table_slots(m))
-    return path.string() + ": holds the " + h.material.name() + " " + std::string(metric_name(h.metric)) +
-           " table, not the " + m.name() + " " + std::string(metric_name(metric)) + " table its name says";
-  return {};
+  auto reader = open_table(path, rules, m, metric);
+  return reader ? std::string() : reader.message();
 }
 
 }  // namespace

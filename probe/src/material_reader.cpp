@@ -5,6 +5,7 @@
 #include <cassert>
 #include <string>
 
+#include "damka/open_table.hpp"
 #include "damka/slots.hpp"
 #include "damka/value_oracle.hpp"
 
@@ -30,20 +31,13 @@ Expected<MaterialReader> MaterialReader::open(const Tablebase& tb, const Materia
   MaterialReader r(tb, m);
   for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {
     const fs::path path = r.path(metric);
-    auto file = TableReader::open(path, FileAccess::Pread, tb.env());
+    auto file = open_table(path, tb.rules(), m, metric, FileAccess::Pread, tb.env());
     if (!file) {
       if (file.code() == ErrorCode::NotFound && metric != Metric::WDL) continue;
       if (file.code() == ErrorCode::NotFound)
         return Error(path.string() + ": no such file (the WDL table of " + m.name() + ")", ErrorCode::NotFound);
       return file.error();
     }
-    const TableHeader& h = (*file)->header();
-    if (Status s = check_table_rules(h, tb.rules(), path); !s.ok()) return Error(s.message(), ErrorCode::Corrupt);
-    if (h.material != m || h.metric != metric || h.slots != r.slots_)
-      return Error(path.string() + ": holds " + h.material.name() + " " + std::string(metric_name(h.metric)) +
-                       " with " + std::to_string(h.slots) + " positions, expected " + m.name() + " " +
-                       std::string(metric_name(metric)) + " with " + std::to_string(r.slots_),
-                   ErrorCode::Corrupt);
     r.files_[static_cast<int>(metric)] = std::move(*file);
   }
   return r;

@@ -12,8 +12,9 @@
 #include <set>
 #include <system_error>
 
-#include "block_cache.hpp"
 #include "damka/index.hpp"
+#include "damka/cached_table.hpp"
+#include "damka/open_table.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
@@ -23,8 +24,6 @@ namespace damka {
 
 namespace {
 
-using probe_detail::BlockCache;
-using probe_detail::PackedBlock;
 
 // Dense numbering of every material of up to kMaxIndexPieces pieces:
 // slot = base[wm][wk][bm] + bk.
@@ -60,11 +59,7 @@ std::string& last_problem() {
 struct TableFile {
   std::atomic<std::uint8_t> state{kUntried};
   std::mutex open_mu;  // held while opening
-  std::unique_ptr<TableReader> reader;
-  std::uint64_t block_size = 1;
-  int block_shift = -1;  // log2(block_size) when a power of two
-  PackedBlock::Kind kind = PackedBlock::Kind::U16;  // how its blocks are cached
-  std::unique_ptr<probe_detail::BlockTable> blocks;  // where its cached blocks are
+  std::unique_ptr<CachedTable> table;  // kOpen: read through the Tablebase's cache
 };
 
 struct MaterialTables {
@@ -96,7 +91,7 @@ struct Tablebase::Impl {
   int max_pieces = 0;
   std::unique_ptr<std::atomic<MaterialTables*>[]> tables;  // by kNumbering slot; created on first use
   std::mutex create_mu;
-  mutable BlockCache cache;
+  mutable TableCache cache;
   mutable std::mutex errors_mu;
   std::vector<std::string> errors;
 
@@ -142,8 +137,8 @@ struct Tablebase::Impl {
       report(why + " (table treated as missing)");
       return kBroken;
     };
-    auto reader =
-        TableReader::open(path, options.map_files ? FileAccess::Map : FileAccess::Pread, env_or_default(options.env));
+    auto reader = CachedTable::open(path, rules, t.material, metric, cache,
+                                    options.map_files ? FileAccess::Map : FileAccess::Pread, env_or_default(options.env));
     if (!reader) {
       switch (reader.code()) {
         case ErrorCode::NotFound:
@@ -156,17 +151,7 @@ struct Tablebase::Impl {
           return fail(reader.message());
       }
     }
-    const TableHeader& h = (*reader)->header();
-    if (Status s = check_table_rules(h, rules, path); !s.ok()) return fail(s.message());
-    if (h.material != t.material || h.metric != metric || h.slots != table_slots(t.index) || h.block_size == 0)
-      return fail(path.string() + ": holds " + h.material.name() + " " + std::string(metric_name(h.metric)) +
-                  " with " + std::to_string(h.slots) + " positions, expected " + t.material.name() + " " +
-                  std::string(metric_name(metric)) + " with " + std::to_string(table_slots(t.index)));
-    f.block_size = h.block_size;
-    f.block_shift = std::has_single_bit(h.block_size) ? std::countr_zero(h.block_size) : -1;
-    f.kind = PackedBlock::kind_for(h.max_code);  // read_block checks every code against max_code
-    f.blocks = std::make_unique<probe_detail::BlockTable>(h.num_blocks);
-    f.reader = std::move(*reader);
+    f.table = std::move(*reader);  // checked: these rules, material and metric (open_table.hpp)
     f.state.store(kOpen, std::memory_order_release);
     return kOpen;
   }
@@ -183,29 +168,10 @@ struct Tablebase::Impl {
       if (st == kUnreadable) return ProbeStatus::IoError;
     }
     if (st != kOpen) return st == kChanged ? ProbeStatus::IoError : ProbeStatus::Unknown;
-    std::uint64_t block, at;
-    if (f.block_shift >= 0) {
-      block = slot >> f.block_shift;
-      at = slot & (f.block_size - 1);
-    } else {
-      block = slot / f.block_size;
-      at = slot % f.block_size;
-    }
-    if (cache.lookup(*f.blocks, block, static_cast<std::uint32_t>(at), &code)) return ProbeStatus::Ok;
+    if (f.table->cached_code(slot, &code)) return ProbeStatus::Ok;
     if (mode == ProbeMode::Conditional) return ProbeStatus::NotCached;
-    // WDL-sized codes are decoded straight into the cache's 2-bit form.
-    const bool packed = f.reader->header().max_code <= 2;
-    PackedBlock pb;
-    thread_local std::vector<std::uint16_t> codes;
-    Status s;
-    if (packed) {
-      pb = PackedBlock::bits2(static_cast<std::uint32_t>(f.reader->block_positions(block)));
-      s = f.reader->read_block_packed(block, pb.data());
-    } else {
-      s = f.reader->read_block(block, codes);
-    }
-    if (!s.ok()) {
-      if (f.reader->changed()) {  // nothing of this file is served from now on
+    if (Status s = f.table->read_code(slot, &code); !s.ok()) {
+      if (f.table->reader().changed()) {  // nothing of this file is served from now on
         std::uint8_t expected = kOpen;
         if (f.state.compare_exchange_strong(expected, kChanged, std::memory_order_acq_rel))
           report_io(s.message());
@@ -221,14 +187,6 @@ struct Tablebase::Impl {
         return ProbeStatus::Corrupt;
       }
       return ProbeStatus::Unknown;  // another thread reported it
-    }
-    cache.count_read();
-    if (packed) {
-      code = pb.get(static_cast<std::uint32_t>(at));
-      if (cache.capacity() > 0) cache.insert(*f.blocks, block, std::move(pb));
-    } else {
-      code = codes[at];
-      if (cache.capacity() > 0) cache.insert(*f.blocks, block, PackedBlock::pack(codes, f.kind));
     }
     return ProbeStatus::Ok;
   }
@@ -494,10 +452,9 @@ Expected<std::unique_ptr<Tablebase>> Tablebase::open(const Rules& rules, const s
     }
     for (const auto& [pieces, files] : candidates) {
       for (const auto& [m, metric] : files) {
-        auto reader = TableReader::open(table_path(dir, rules, m, metric), FileAccess::Pread,
-                                        env_or_default(impl->options.env));
-        if (reader && (*reader)->header().material == m && (*reader)->header().metric == metric &&
-            check_table_rules((*reader)->header(), rules).ok()) {
+        if (open_table(table_path(dir, rules, m, metric), rules, m, metric, FileAccess::Pread,
+                       env_or_default(impl->options.env))
+                .ok()) {
           impl->max_pieces = pieces;
           break;
         }

@@ -7,9 +7,9 @@
 #include <random>
 #include <thread>
 
-#include "../probe/src/block_cache.hpp"
+#include "../format/src/block_cache.hpp"
 
-namespace damka::probe_detail {
+namespace damka::cache_detail {
 namespace {
 
 TEST(PackedBlock, RoundTrips) {
@@ -134,4 +134,4 @@ TEST(AsymmetricFence, HeavyHalfOrdersOrSaysItCannot) {
 }
 
 }  // namespace
-}  // namespace damka::probe_detail
+}  // namespace damka::cache_detail

@@ -1,4 +1,4 @@
-// Private to damka_probe: decompressed table blocks in a bounded cache that
+// Private to damka_format (cached_table.hpp): decompressed table blocks in a bounded cache that
 // threads read without taking any lock.
 //
 // Blocks are stored compactly (PackedBlock): codes up to 3 (WDL) at 2 bits,
@@ -44,7 +44,7 @@
 
 #include "asymmetric_fence.hpp"
 
-namespace damka::probe_detail {
+namespace damka::cache_detail {
 
 // A block's codes in their smallest form.  The bytes live behind a prefix
 // of kPrefixBytes in the same allocation: when the cache takes the block it
@@ -184,4 +184,4 @@ class BlockCache {
   std::unique_ptr<Shard[]> shards_;
 };
 
-}  // namespace damka::probe_detail
+}  // namespace damka::cache_detail

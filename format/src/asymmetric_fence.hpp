@@ -1,4 +1,4 @@
-// Private to damka_probe: an asymmetric memory fence for the block cache's
+// Private to damka_format: an asymmetric memory fence for the block cache's
 // epochs (block_cache.hpp).
 //
 // A reader announces its epoch and then loads a block pointer; an evictor
@@ -24,7 +24,7 @@
 #endif
 #endif
 
-namespace damka::probe_detail {
+namespace damka::cache_detail {
 
 #if defined(DAMKA_TSAN)
 // ThreadSanitizer models neither fences nor membarrier: under it the cache
@@ -65,4 +65,4 @@ class AsymmetricFence {
   bool asymmetric_ = false;
 };
 
-}  // namespace damka::probe_detail
+}  // namespace damka::cache_detail

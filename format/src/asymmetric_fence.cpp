@@ -8,7 +8,7 @@
 #include <unistd.h>
 #endif
 
-namespace damka::probe_detail {
+namespace damka::cache_detail {
 
 namespace {
 
@@ -44,4 +44,4 @@ bool AsymmetricFence::heavy() const {
   return true;
 }
 
-}  // namespace damka::probe_detail
+}  // namespace damka::cache_detail

@@ -10,7 +10,7 @@
 #include <immintrin.h>
 #endif
 
-namespace damka::probe_detail {
+namespace damka::cache_detail {
 
 PackedBlock PackedBlock::pack(std::span<const std::uint16_t> codes, Kind kind) {
   PackedBlock b;
@@ -339,4 +339,4 @@ BlockCache::Stats BlockCache::stats() {
   return st;
 }
 
-}  // namespace damka::probe_detail
+}  // namespace damka::cache_detail
