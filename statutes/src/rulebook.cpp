@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "damka/statutes.hpp"
+#include "damka/rulebook.hpp"
 
 #ifndef DAMKA_SOURCE_RULEBOOKS_DIR
 #define DAMKA_SOURCE_RULEBOOKS_DIR ""
