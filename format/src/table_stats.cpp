@@ -84,6 +84,10 @@ Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* w
           }
           code = v.encode();
         }
+        if (!h.stores_slot(first + j) && Value::decode(code).wdl != Wdl::Draw) {
+          ++(white ? mine.unstored_white_to_move : mine.unstored_black_to_move);
+          continue;
+        }
         (white ? mine.white_to_move : mine.black_to_move)[code]++;
       }
     }
@@ -93,6 +97,8 @@ Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* w
       for (std::size_t c = 0; c < counts.black_to_move.size(); ++c) counts.black_to_move[c] += mine.black_to_move[c];
       counts.derived_white_to_move += mine.derived_white_to_move;
       counts.derived_black_to_move += mine.derived_black_to_move;
+      counts.unstored_white_to_move += mine.unstored_white_to_move;
+      counts.unstored_black_to_move += mine.unstored_black_to_move;
     }
   }
   if (failed) return error.error();

@@ -42,8 +42,9 @@ class FileReader : public SuccessorReader {
     Resolved& r = resolved_[resolved_line(q)];
     if (r.valid && r.same(q)) return r.code;
     Value v;
-    if (oracle_value(rules_, q, metric_, [this](const Position& s, Value& out) { return stored(s, out); }, v) !=
-        Read::Ok)
+    if (oracle_value(
+            rules_, q, metric_, [this](const Position& s, Value& out) { return stored(s, out); },
+            [this](const Position& s) { return side_stored(s); }, v) != Read::Ok)
       return 0;
     r = Resolved(q, v.encode());
     return v.encode();
@@ -56,6 +57,20 @@ class FileReader : public SuccessorReader {
   const FileSuccessors::Entry* entry_of(const Material& c) {
     if (last_ < 0 || entries_[last_].canonical != c) last_ = source_.find(c);
     return last_ < 0 ? nullptr : &entries_[last_];
+  }
+
+  // Whether q's entry is stored for its side to move, or q is drawn (a
+  // one-side distance file leaves the other side to the oracle's search,
+  // FORMAT.md 3.5, one side to move).  A failure here is the lookup's to report: true.
+  bool side_stored(const Position& q) {
+    const Material c = material_of(q).canonical();
+    if (entry_of(c) == nullptr) return true;
+    const FileSuccessors::Entry& e = entries_[last_];
+    if (e.resident || !e.wdl || e.file->header().stored_side == StoredSide::Both) return true;
+    const std::uint64_t slot = locate_slot(e.index, q);
+    if (e.file->header().stores_slot(slot)) return true;
+    std::uint16_t wdl = 0;
+    return entry(*e.wdl, 1, slot, wdl) != Read::Ok || Value::decode(wdl).wdl == Wdl::Draw;
   }
 
   // The stored entry of a position of an opened material (error_ otherwise).
