@@ -72,6 +72,13 @@ Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* w
           continue;
         }
         std::uint16_t code = codes[j];
+        if (!h.stores_slot(first + j)) {  // one-side file: drawn ones from the WDL file, the rest searched
+          if (by_wdl && Value::decode(wdl_codes[j]).wdl == Wdl::Draw)
+            (white ? mine.white_to_move : mine.black_to_move)[0]++;
+          else
+            ++(white ? mine.unstored_white_to_move : mine.unstored_black_to_move);
+          continue;
+        }
         if (by_wdl) {
           Value v;
           if (!distance_value(wdl_codes[j], code, v)) {
@@ -83,10 +90,6 @@ Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* w
             break;
           }
           code = v.encode();
-        }
-        if (!h.stores_slot(first + j) && Value::decode(code).wdl != Wdl::Draw) {
-          ++(white ? mine.unstored_white_to_move : mine.unstored_black_to_move);
-          continue;
         }
         (white ? mine.white_to_move : mine.black_to_move)[code]++;
       }

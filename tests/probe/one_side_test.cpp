@@ -79,7 +79,7 @@ TEST_P(OneSide, AnswersEveryPositionAsBothSides) {
   auto one = Tablebase::open(r, one_dir);
   ASSERT_TRUE(both.ok()) << both.message();
   ASSERT_TRUE(one.ok()) << one.message();
-  std::uint64_t positions = 0, searched = 0, mismatches = 0, one_sided = 0, dropped_white = 0, dropped_black = 0;
+  std::uint64_t positions = 0, lines = 0, mismatches = 0, one_sided = 0, dropped_white = 0, dropped_black = 0;
   for (const Material& m : build_order(pieces)) {
     for (Metric metric : {Metric::DTW, Metric::DTC}) {
       auto reader = TableReader::open(table_path(one_dir, r, m, metric));
@@ -100,6 +100,22 @@ TEST_P(OneSide, AnswersEveryPositionAsBothSides) {
       const Position p = position_at(idx, slot);
       for (const Position& q : {p, p.flipped()}) {
         ++positions;
+        if (slot % 97 == 0) {  // every move's distances and the principal variation
+          std::vector<MoveValue> mw, mg;
+          std::vector<Move> pw, pg;
+          ASSERT_EQ((*both)->probe_moves(q, mw), ProbeStatus::Ok);
+          ASSERT_EQ((*one)->probe_moves(q, mg), ProbeStatus::Ok) << to_fen(r, q);
+          ASSERT_EQ(mw.size(), mg.size());
+          for (std::size_t i = 0; i < mw.size(); ++i) {
+            EXPECT_EQ(mw[i].move, mg[i].move) << to_fen(r, q);
+            EXPECT_EQ(mw[i].dtw, mg[i].dtw) << to_fen(r, q);
+            EXPECT_EQ(mw[i].dtc, mg[i].dtc) << to_fen(r, q);
+          }
+          ASSERT_EQ((*both)->principal_variation(q, pw), ProbeStatus::Ok);
+          ASSERT_EQ((*one)->principal_variation(q, pg), ProbeStatus::Ok) << to_fen(r, q);
+          EXPECT_EQ(pw, pg) << to_fen(r, q);
+          ++lines;
+        }
         for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {
           const ProbeResult want = (*both)->probe(q, metric);
           const ProbeResult got = (*one)->probe(q, metric);
@@ -122,7 +138,7 @@ TEST_P(OneSide, AnswersEveryPositionAsBothSides) {
               std::string(r.name).c_str(), static_cast<unsigned long long>(positions),
               static_cast<unsigned long long>(one_sided), static_cast<unsigned long long>(dropped_black),
               static_cast<unsigned long long>(dropped_white));
-  (void)searched;
+  EXPECT_GT(lines, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, OneSide,
@@ -175,6 +191,21 @@ TEST(OneSideVerify, FindsChangesOnBothSides) {
   }
   ASSERT_LT(stored, dtw.size());
   ASSERT_LT(unstored, dtw.size());
+  // info's counts: every slot once, the side left out as draws or unstored.
+  {
+    auto d = TableReader::open(dtw_file);
+    auto w = TableReader::open(wdl_file);
+    ASSERT_TRUE(d.ok() && w.ok());
+    auto counts = count_codes(**d, w->get());
+    ASSERT_TRUE(counts.ok()) << counts.message();
+    std::uint64_t total = counts->derived_white_to_move + counts->derived_black_to_move +
+                          counts->unstored_white_to_move + counts->unstored_black_to_move;
+    for (std::uint64_t c : counts->white_to_move) total += c;
+    for (std::uint64_t c : counts->black_to_move) total += c;
+    EXPECT_EQ(total, dtw.size());
+    EXPECT_GT(dh.stored_side == StoredSide::White ? counts->unstored_black_to_move : counts->unstored_white_to_move, 0u);
+    EXPECT_EQ(dh.stored_side == StoredSide::White ? counts->unstored_white_to_move : counts->unstored_black_to_move, 0u);
+  }
   const std::vector<std::uint16_t> dtw_before = dtw;
   dtw[stored] = Value::win(Value::decode(dtw[stored]).plies + 2).encode();
   ASSERT_TRUE(write_table(dtw_file, dh, dtw).ok());
