@@ -28,6 +28,7 @@
 #include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
+#include "damka/phase_profile.hpp"
 #include "damka/table_file.hpp"
 #include "damka/rules.hpp"
 #include "damka/solver.hpp"
@@ -101,6 +102,10 @@ struct TableReport {
   // predicts the same and counts it in predicted.peak_bytes.
   std::uint64_t resident_bytes = 0;
   int rank = 0;                        // several ranks: who builds it (RankJob::kAllRanks: split among all)
+  // Built tables: where the time went (phase_profile.hpp); the phases' wall
+  // times sum to about `seconds`.  generate() keeps it in the folder's
+  // phase notes (phase_notes.hpp), which plan_generation reads.
+  PhaseProfile profile;
 };
 
 // Progress, called from the building thread.
