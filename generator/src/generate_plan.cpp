@@ -99,7 +99,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     r.positions = table_slots(m);
     r.action = build[i] ? TableReport::Action::Planned : TableReport::Action::Skipped;
     if (r.action == TableReport::Action::Planned) {
-      if (rate == 0) rate = calibrate(rules, 1);
+      if (rate == 0) rate = opt.calibrated_rate > 0 ? opt.calibrated_rate : calibrate(rules, 1);
       ResidentStep step;
       step.budget = opt.memory_budget;
       if (resident) step = resident_step(*resident, i, m, opt.metrics, threads, opt.memory_budget);

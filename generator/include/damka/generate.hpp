@@ -66,6 +66,10 @@ struct GenerateOptions {
   // from it); before_unit becomes every build's BuildOptions::before_unit.
   std::function<void(int rank, int job)> job_progress_hook;
   std::function<void()> before_unit;
+  // plan_generation: the calibration's rate (positions per second on one
+  // thread) instead of timing one; 0: timed (a test sets it to compare
+  // plans without the timing's noise).
+  double calibrated_rate = 0;
 };
 
 // The default --memory: 80% of the machine's physical memory.
