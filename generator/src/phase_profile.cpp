@@ -5,9 +5,13 @@
 
 namespace damka {
 
-// Measured on `generate -v russian -n 5 -t 2` with passive waiting (loaded
-// 2-core machine, 2026-11-26; README, "Threads"): the share of each
-// phase's work that ran in parallel.
+// The share of each phase's work that runs in parallel, as the code is
+// built: units share nothing but the successor caches' memory; a team
+// meets at a barrier per distance and builds its predecessor lists alone;
+// a flush writes a spilled store from one thread; the writer compresses
+// blocks in parallel and writes them in order.  Estimates: the 2-core
+// machine these were written on was saturated by other work (2026-11-26;
+// a -t 2 run got one core), so no run there could measure them.
 const std::array<double, kPhases> kDefaultParallel = {0.95, 0.60, 0.50, 0.60, 0.10};
 
 std::string_view phase_name(Phase p) {
@@ -61,9 +65,10 @@ PhaseScaling scaling_of(const PhaseProfile& profile) {
 }
 
 PhaseScaling default_scaling(BuildKind kind) {
-  // The phases' shares of one-thread work, same measurement.
-  static constexpr std::array<double, kPhases> kUnits = {0.80, 0.00, 0.05, 0.10, 0.05};
-  static constexpr std::array<double, kPhases> kKingsOnly = {0.00, 0.85, 0.03, 0.07, 0.05};
+  // The phases' shares of the wall time, measured on `generate -v russian
+  // -n 5 -t 2` (2026-11-26): materials with men 34.3 s, kings-only 3.1 s.
+  static constexpr std::array<double, kPhases> kUnits = {0.755, 0.00, 0.03, 0.205, 0.01};
+  static constexpr std::array<double, kPhases> kKingsOnly = {0.00, 0.90, 0.006, 0.088, 0.006};
   PhaseScaling s;
   s.work = kind == BuildKind::KingsOnly ? kKingsOnly : kUnits;
   s.parallel = kDefaultParallel;

@@ -9,7 +9,10 @@
 // imbalance at the end of parallel loops, waiting on I/O, and, on a machine
 // with other work, threads that were ready but not running.  Idle OpenMP
 // threads must wait passively (OMP_WAIT_POLICY=passive, which the damka CLI
-// sets) for busy to mean work: spinning threads count as busy.
+// sets) for busy to mean work: spinning threads count as busy.  On a
+// machine with other work, threads that wait for a core count as idle: a
+// profile taken there describes that machine's share, and the dry run's
+// prediction from it is as pessimistic (measure on idle cores).
 #pragma once
 
 #include <array>
@@ -64,7 +67,7 @@ struct PhaseScaling {
 };
 
 // The parallel shares a measurement cannot give (a one-thread run), per
-// phase: measured on `generate -v russian -n 5 -t 2` (README, "Threads").
+// phase (estimates: phase_profile.cpp says why).
 extern const std::array<double, kPhases> kDefaultParallel;
 
 // A measured profile as work and parallel shares.  With t = profile.threads
