@@ -2,6 +2,7 @@
 #include "file_successors.hpp"
 
 #include <bit>
+#include <chrono>
 #include <set>
 
 #include "damka/open_table.hpp"
@@ -108,7 +109,10 @@ class FileReader : public SuccessorReader {
       for (int w = 1; w < kWays; ++w)
         if (!set[w].valid || (line->valid && set[w].used < line->used)) line = &set[w];
       line->valid = false;
-      if (Status s = file.read_block(block, line->codes); !s.ok()) {
+      const auto read_start = std::chrono::steady_clock::now();  // the phase profile's reads
+      const Status s = file.read_block(block, line->codes);
+      read_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
+      if (!s.ok()) {
         if (error_.empty()) error_ = s.message();
         return Read::Failed;
       }

@@ -20,6 +20,8 @@
 #include "damka/value_oracle.hpp"
 #include "file_successors.hpp"
 #include "generate_detail.hpp"
+#include "phase_clock.hpp"
+#include "damka/phase_notes.hpp"
 #include "resolve_derived.hpp"
 #include "table_sink.hpp"
 
@@ -74,6 +76,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
                    ResidentTables* resident, std::size_t index) {
   const Material m = r.material;
   const int threads = std::max(1, opt.threads);
+  const double wall0 = engine_detail::wall_seconds(), cpu0 = engine_detail::process_cpu_seconds();
   const Metric primary = opt.metrics.dtw ? Metric::DTW : Metric::WDL;
   ResidentStep step;
   step.budget = opt.memory_budget;
@@ -102,9 +105,14 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   BuildStats bs;
   if (Status s = build_material(rules, m, **succ, writes ? static_cast<ValueSink&>(sink) : none, bo, bs); !s.ok())
     return s;
-  if (writes)
+  r.profile = bs.profile;
+  if (writes) {
+    engine_detail::PhaseClock clock(r.profile, Phase::Write);
     if (Status s = sink.finish(r); !s.ok()) return s;
+  }
   if (resolved) resident->add(index, std::move(resolved));
+  engine_detail::settle_other(r.profile, engine_detail::wall_seconds() - wall0,
+                              engine_detail::process_cpu_seconds() - cpu0);
   r.action = TableReport::Action::Built;
   r.white_to_move = bs.side[0];
   r.black_to_move = bs.side[1];
@@ -218,6 +226,10 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   std::vector<bool> build(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) build[i] = !present[i];
   ResidentTables resident(order, build);
+  // The phase notes: earlier runs' entries kept, this run's added as it goes.
+  const std::filesystem::path notes_path = phase_notes_path(rules, opt.out);
+  PhaseNotes notes;
+  if (output_lock && overall_total != 0) notes = read_phase_notes(notes_path, env_or_default(opt.env));
   std::vector<TableReport> reports;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];
@@ -237,6 +249,9 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
           !s.ok())
         return s.error();
       overall_done += r.positions;
+      notes[m.name()] = r.profile;
+      // A disk too full for the notes is one for the next table too: a clean error as theirs.
+      if (Status s = write_phase_notes(notes_path, notes, env_or_default(opt.env)); !s.ok()) return s.error();
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (cb.table_done) cb.table_done(r);
