@@ -1,13 +1,41 @@
-// Material names, parsing, canonical choice and enumeration.
+// Material names, parsing, canonical choice and enumeration; the build
+// order.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 #include "damka/material.hpp"
 
 namespace damka {
 namespace {
+
+// Build order: each material after everything it converts into; successors
+// are one capture or promotion away, the closure everything reachable.
+TEST(Material, BuildOrderComesAfterSuccessors) {
+  const std::vector<Material> order = build_order(4);
+  ASSERT_FALSE(order.empty());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    EXPECT_TRUE(order[i].is_canonical());
+    for (const Material& s : successors(order[i])) {
+      const auto at = std::find(order.begin(), order.end(), s);
+      ASSERT_NE(at, order.end()) << s.name();
+      EXPECT_LT(at - order.begin(), static_cast<std::ptrdiff_t>(i)) << s.name() << " before " << order[i].name();
+      EXPECT_TRUE(build_before(s, order[i]));
+    }
+  }
+  // 1K1Mv1K: a promotion gives 2Kv1K, Black's capture of the king 1Mv1K
+  // (canonical 1Kv1M), of the man 1Kv1K.
+  const auto m = *Material::parse("1K1Mv1K");
+  EXPECT_EQ(successors(m), (std::vector<Material>{*Material::parse("1Kv1K"), Material::parse("1Mv1K")->canonical(),
+                                                  *Material::parse("2Kv1K")}));
+  const std::vector<Material> closure = successors_closure(*Material::parse("1K1Mv1M"));
+  for (const Material& s : successors(*Material::parse("1K1Mv1M")))
+    EXPECT_NE(std::find(closure.begin(), closure.end(), s), closure.end()) << s.name();
+  EXPECT_NE(std::find(closure.begin(), closure.end(), *Material::parse("1Kv1K")), closure.end());
+}
 
 TEST(Material, Names) {
   EXPECT_EQ((Material{0, 3, 0, 1}).name(), "3Kv1K");
