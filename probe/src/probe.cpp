@@ -12,8 +12,9 @@
 #include <set>
 #include <system_error>
 
-#include "damka/index.hpp"
 #include "damka/cached_table.hpp"
+#include "damka/index.hpp"
+#include "damka/material_number.hpp"
 #include "damka/open_table.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
@@ -23,25 +24,6 @@
 namespace damka {
 
 namespace {
-
-
-// Dense numbering of every material of up to kMaxIndexPieces pieces:
-// slot = base[wm][wk][bm] + bk.
-constexpr int kMaxP = kMaxIndexPieces;
-struct MaterialNumbering {
-  std::array<std::array<std::array<int, kMaxP + 1>, kMaxP + 1>, kMaxP + 1> base{};
-  int total = 0;
-  constexpr MaterialNumbering() {
-    for (int wm = 0; wm <= kMaxP; ++wm)
-      for (int wk = 0; wm + wk <= kMaxP; ++wk)
-        for (int bm = 0; wm + wk + bm <= kMaxP; ++bm) {
-          base[wm][wk][bm] = total;
-          total += kMaxP + 1 - wm - wk - bm;
-        }
-  }
-  constexpr int slot(const Material& m) const { return base[m.wm][m.wk][m.bm] + m.bk; }
-};
-constexpr MaterialNumbering kNumbering{};
 
 // kUnreadable is never stored: open_file returns it after an I/O failure and
 // leaves the file kUntried, so the next probe tries again.
@@ -79,17 +61,17 @@ struct Tablebase::Impl {
         root(std::move(root_dir)),
         family_dir(table_dir(tables_root(root, r), r)),
         options(std::move(opt)),
-        tables(std::make_unique<std::atomic<MaterialTables*>[]>(static_cast<std::size_t>(kNumbering.total))),
+        tables(std::make_unique<std::atomic<MaterialTables*>[]>(static_cast<std::size_t>(kMaterialNumbers))),
         cache(options.cache_bytes) {}
   ~Impl() {
-    for (int i = 0; i < kNumbering.total; ++i) delete tables[i].load(std::memory_order_relaxed);
+    for (int i = 0; i < kMaterialNumbers; ++i) delete tables[i].load(std::memory_order_relaxed);
   }
 
   const Rules& rules;
   std::filesystem::path root, family_dir;
   TablebaseOptions options;
   int max_pieces = 0;
-  std::unique_ptr<std::atomic<MaterialTables*>[]> tables;  // by kNumbering slot; created on first use
+  std::unique_ptr<std::atomic<MaterialTables*>[]> tables;  // by material_number(); created on first use
   std::mutex create_mu;
   mutable TableCache cache;
   mutable std::mutex errors_mu;
@@ -98,7 +80,7 @@ struct Tablebase::Impl {
   // ---- files ---------------------------------------------------------
 
   MaterialTables& tables_of(const Material& canonical) {
-    std::atomic<MaterialTables*>& slot = tables[kNumbering.slot(canonical)];
+    std::atomic<MaterialTables*>& slot = tables[material_number(canonical)];
     if (MaterialTables* t = slot.load(std::memory_order_acquire)) return *t;
     std::lock_guard lock(create_mu);
     if (MaterialTables* t = slot.load(std::memory_order_acquire)) return *t;

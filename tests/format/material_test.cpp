@@ -1,5 +1,5 @@
 // Material names, parsing, canonical choice and enumeration; the build
-// order.
+// order; the one dense number of a material.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -8,9 +8,31 @@
 #include <vector>
 
 #include "damka/material.hpp"
+#include "damka/material_number.hpp"
 
 namespace damka {
 namespace {
+
+// Every material of up to kMaxIndexPieces pieces has its own number, and
+// the numbers fill [0, kMaterialNumbers).
+TEST(Material, NumbersAreDenseAndDistinct) {
+  std::set<int> seen;
+  for (int wm = 0; wm <= kMaxIndexPieces; ++wm)
+    for (int wk = 0; wm + wk <= kMaxIndexPieces; ++wk)
+      for (int bm = 0; wm + wk + bm <= kMaxIndexPieces; ++bm)
+        for (int bk = 0; wm + wk + bm + bk <= kMaxIndexPieces; ++bk) {
+          const Material m{wm, wk, bm, bk};
+          ASSERT_TRUE(has_material_number(m)) << m.name();
+          const int n = material_number(m);
+          ASSERT_GE(n, 0) << m.name();
+          ASSERT_LT(n, kMaterialNumbers) << m.name();
+          ASSERT_TRUE(seen.insert(n).second) << m.name() << " shares number " << n;
+        }
+  EXPECT_EQ(static_cast<int>(seen.size()), kMaterialNumbers);
+  EXPECT_EQ(kMaterialNumbers, 4845);  // C(20, 4): four counts summing to at most 16
+  EXPECT_FALSE(has_material_number(Material{9, 0, 8, 0}));
+  EXPECT_FALSE(has_material_number(Material{-1, 1, 0, 1}));
+}
 
 // Build order: each material after everything it converts into; successors
 // are one capture or promotion away, the closure everything reachable.
