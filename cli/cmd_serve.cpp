@@ -9,7 +9,7 @@
 
 namespace damka::cli {
 
-void register_serve(CLI::App& app, int& rc) {
+void register_serve(CLI::App& app, int& rc, const Context& context) {
   auto* cmd = app.add_subcommand("serve", "Serve the web explorer and the JSON API over the tables (HTTP)");
   auto o = std::make_shared<ServeCommandOptions>();
   cmd->add_option("--tables", o->tables, "Directory of tables (as given to `damka generate -o`)")->capture_default_str();
@@ -47,7 +47,8 @@ void register_serve(CLI::App& app, int& rc) {
   cmd->add_option("--max-client-connections", o->per_client,
                   "Connections one client address may hold (the excess is answered 503)")
       ->capture_default_str()->check(CLI::Range(1, 100000));
-  cmd->callback([o, &rc] {
+  cmd->callback([o, &rc, &context] {
+    o->env = context.env;
     Report report("serve", o->json);
     report.set("folder", o->tables);
     const ServePrinter printer(*o);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "damka/env.hpp"
 #include "damka/server.hpp"
 
 namespace damka::cli {
@@ -33,6 +34,9 @@ struct ServeCommandOptions {
   double read_timeout = 10, idle_timeout = 5;
   int per_client = 32;
   int warm_statutes_mb = 256;
+  // The Env every file of the command is opened through (cli::Context::env;
+  // null: default_env()).  Set by the command, not by an option.
+  Env* env = nullptr;
 };
 
 // The output of `damka serve`.  With --json each event is one line of JSON

@@ -24,6 +24,7 @@ Expected<ServeOptions> setup_serve(const ServeCommandOptions& o, const ServePrin
   so.warm_statutes = o.warm_statutes_mb > 0;
   so.warm_statutes_bytes = static_cast<std::uint64_t>(o.warm_statutes_mb) << 20;
   if (auto log = printer.log()) so.log = std::move(log);
+  so.env = o.env;
   return so;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/material_reader.hpp"
@@ -163,6 +164,9 @@ struct TableDirOptions {
   // removed when the source is destroyed).  Empty: counts are kept in
   // memory (for judging a few positions).
   std::filesystem::path work_dir;
+  // The tables' files are opened and read through it (TablebaseOptions::env;
+  // env.hpp); null: default_env().  Must outlive the TableDirValues.
+  Env* env = nullptr;
 };
 
 // Values of table files in <dir>/<family>/ (table_paths.hpp), read through
