@@ -203,7 +203,7 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
       if (!s.ok() && s.code() != ErrorCode::NotFound) rebuilding.push_back(order[i].name() + ": " + s.message());
     }
   };
-  const Status made = make_directories(dir);
+  const Status made = env_or_default(opt.env).make_dirs(dir);
   // One run per folder and family; stale temporary files removed (output_lock.hpp).
   auto output_lock =
       !made.ok() ? Expected<OutputLock>(made.error()) : lock_output(rules, opt.out, cb.notice, env_or_default(opt.env));
@@ -215,7 +215,7 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
     if (overall_total != 0) return output_lock.error();
     if (cb.notice) cb.notice("every table is present; " + output_lock.message() + " (nothing to build)");
   } else {
-    report_stale_notes(rules, opt.out, cb.notice);
+    report_stale_notes(rules, opt.out, cb.notice, env_or_default(opt.env));
     check_present();
   }
   if (cb.notice)
