@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "damka/env.hpp"
 #include "damka/annotate.hpp"
 #include "damka/pdn.hpp"
 
@@ -20,6 +21,9 @@ struct AnnotateCommandOptions {
   std::string file, variant, rulebook;
   std::string tables = "data/tables";
   bool json = false;
+  // The Env every file of the command is opened through (cli::Context::env;
+  // null: default_env()).  Set by the command, not by an option.
+  Env* env = nullptr;
 };
 
 // The games read, the rulebook, the variant and its open tables.

@@ -34,7 +34,7 @@ Expected<std::string> read_file(const std::string& path) {
 // any) governs and that some game reads in.
 Expected<const Rules*> annotate_variant(const AnnotateCommandOptions& o, const AnnotateSetup& s) {
   if (!o.variant.empty()) return variant_named(o.variant);
-  auto scan = scan_table_folder(o.tables);
+  auto scan = scan_table_folder(o.tables, env_or_default(o.env));
   if (!scan) return Error("cannot open tables: " + scan.message(), ErrorCode::NotFound);
   auto reads = [&](const Rules& r) {
     if (s.book && !s.book->governs(r)) return false;
@@ -71,7 +71,9 @@ Expected<AnnotateSetup> setup_annotate(const AnnotateCommandOptions& o, Report& 
   const std::filesystem::path root = tables_root(o.tables, *s.rules);
   report.set("variant", std::string(s.rules->name));
   report.set("folder", root.string());
-  auto opened = open_command_tables(report, *s.rules, root, TablebaseOptions{});
+  TablebaseOptions topt;
+  topt.env = o.env;
+  auto opened = open_command_tables(report, *s.rules, root, topt);
   if (!opened) return opened.error();
   s.tb = std::move(*opened);
   return s;

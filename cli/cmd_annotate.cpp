@@ -8,7 +8,7 @@
 
 namespace damka::cli {
 
-void register_annotate(CLI::App& app, int& rc) {
+void register_annotate(CLI::App& app, int& rc, const Context& context) {
   auto* cmd = app.add_subcommand(
       "annotate",
       "Annotate every game of a PDN file from the tables: the value of each position they cover, the moves that "
@@ -25,7 +25,8 @@ void register_annotate(CLI::App& app, int& rc) {
   cmd->add_option("-r,--rulebook", o->rulebook,
                   "Also mark where each of this rulebook's draw statutes ends the game (e.g. russian-federation)");
   cmd->add_flag("--json", o->json, "Print the annotations as one JSON object on stdout");
-  cmd->callback([o, &rc] {
+  cmd->callback([o, &rc, &context] {
+    o->env = context.env;
     Report report("annotate", o->json);
     auto setup = setup_annotate(*o, report);
     if (!setup) {

@@ -11,7 +11,7 @@
 
 namespace damka::cli {
 
-void register_info(CLI::App& app, int& rc) {
+void register_info(CLI::App& app, int& rc, const Context& context) {
   auto* cmd = app.add_subcommand("info", "Show the header, value counts and compression of table files");
   cmd->footer(
       "A directory is searched recursively for *.wdl, *.dtw and *.dtc files.\n"
@@ -31,7 +31,8 @@ void register_info(CLI::App& app, int& rc) {
   cmd->add_option("--memory", o->memory,
                   "With --stats: memory budget, e.g. 2G or 512M (default: 80% of this machine's memory, as "
                   "generate): the threads' buffers, then a block cache of the tables the capture positions read");
-  cmd->callback([o, &rc] {
+  cmd->callback([o, &rc, &context] {
+    o->env = context.env;
     Report report("info", o->json);
     report.set("folder", o->path);
     if (!o->stats) {
@@ -49,7 +50,7 @@ void register_info(CLI::App& app, int& rc) {
       rc = report.fail(memory.error());
       return;
     }
-    rc = info_stats(o->path, resolve_threads(o->threads), *memory, report);
+    rc = info_stats(o->path, resolve_threads(o->threads), *memory, report, o->env);
   });
 }
 

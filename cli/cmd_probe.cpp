@@ -7,7 +7,7 @@
 
 namespace damka::cli {
 
-void register_probe(CLI::App& app, int& rc) {
+void register_probe(CLI::App& app, int& rc, const Context& context) {
   auto* cmd = app.add_subcommand("probe", "Look a position up in the tables: its WDL, DTW and DTC, and every move's value");
   auto o = std::make_shared<ProbeOptions>();
   cmd->add_option("-v,--variant", o->variant,
@@ -26,7 +26,8 @@ void register_probe(CLI::App& app, int& rc) {
                   "With --rulebook: a PDN game or move list (file); the position is where it ends and each clause's "
                   "count is counted from the game (--moves overrides a clause's count)");
   cmd->add_option("fen", o->fen, "The position (PDN FEN), e.g. W:WKa1,Kc3:BKh8 (optional with --game)");
-  cmd->callback([o, &rc] {
+  cmd->callback([o, &rc, &context] {
+    o->env = context.env;
     Report report("probe", o->json);
     auto outcome = run_probe(*o, report);
     if (!outcome) {

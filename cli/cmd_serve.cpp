@@ -1,38 +1,17 @@
 // damka serve: the web explorer and JSON API over the tables (the work is in
-// damka_serve, serve/include/damka/server.hpp).
-#include <atomic>
-#include <csignal>
-#include <cstdio>
-#include <iostream>
-#include <mutex>
-#include <pthread.h>
-#include <thread>
-
+// damka_serve, serve/include/damka/server.hpp).  This file is the parsing:
+// the options CLI11 fills; the server's options are setup_serve
+// (serve_setup.cpp), the run run_serve (serve_run.cpp), the output
+// ServePrinter (serve_print.cpp).
 #include "commands.hpp"
 #include "common.hpp"
-#include "damka/server.hpp"
+#include "serve_command.hpp"
 
 namespace damka::cli {
 
-void register_serve(CLI::App& app, int& rc) {
+void register_serve(CLI::App& app, int& rc, const Context& context) {
   auto* cmd = app.add_subcommand("serve", "Serve the web explorer and the JSON API over the tables (HTTP)");
-  struct Opts {
-    std::string tables = "data/tables";
-    std::string host = "127.0.0.1";
-    int port = 8642;
-    int threads = 8;
-    std::string web;
-    std::string rulebooks_dir;
-    int cache_mb = 64;
-    int stats_threads = 0;
-    bool quiet = false, json = false;
-    std::vector<std::string> allow_hosts;
-    std::string cors;
-    double read_timeout = 10, idle_timeout = 5;
-    int per_client = 32;
-    int warm_statutes_mb = 256;
-  };
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<ServeCommandOptions>();
   cmd->add_option("--tables", o->tables, "Directory of tables (as given to `damka generate -o`)")->capture_default_str();
   cmd->add_option("--host", o->host, "Address to listen on (loopback by default; 0.0.0.0 for every interface)")
       ->capture_default_str();
@@ -68,89 +47,17 @@ void register_serve(CLI::App& app, int& rc) {
   cmd->add_option("--max-client-connections", o->per_client,
                   "Connections one client address may hold (the excess is answered 503)")
       ->capture_default_str()->check(CLI::Range(1, 100000));
-  cmd->callback([o, &rc] {
+  cmd->callback([o, &rc, &context] {
+    o->env = context.env;
     Report report("serve", o->json);
     report.set("folder", o->tables);
-    // --json: each event one line of JSON on stdout (a line at a time, whole).
-    auto events = std::make_shared<std::mutex>();
-    const auto emit = [o, events](Json j) {
-      std::lock_guard lock(*events);
-      std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << std::endl;
-    };
-    auto web = find_web_dir(exe_dir(), o->web);
-    if (!web) {
-      rc = report.fail(2, web.message());
+    const ServePrinter printer(*o);
+    auto so = setup_serve(*o, printer);
+    if (!so) {
+      rc = report.fail(2, so.message());
       return;
     }
-    ServeOptions so;
-    so.tables = o->tables;
-    so.host = o->host;
-    so.port = o->port;
-    so.threads = o->threads;
-    so.web_dir = *web;
-    so.exe_dir = exe_dir();
-    so.rulebooks_dir = o->rulebooks_dir;
-    so.cache_bytes = static_cast<std::size_t>(o->cache_mb) << 20;
-    so.stats_threads = resolve_threads(o->stats_threads);
-    so.allow_hosts = o->allow_hosts;
-    so.cors_origin = o->cors;
-    so.read_timeout_ms = static_cast<int>(o->read_timeout * 1000 + 0.5);
-    so.idle_timeout_ms = static_cast<int>(o->idle_timeout * 1000 + 0.5);
-    so.max_client_connections = o->per_client;
-    so.warm_statutes = o->warm_statutes_mb > 0;
-    so.warm_statutes_bytes = static_cast<std::uint64_t>(o->warm_statutes_mb) << 20;
-    if (o->quiet) so.log = [](const std::string&) {};
-    else if (o->json) so.log = [emit](const std::string& line) { emit({{"command", "serve"}, {"event", "log"}, {"line", line}}); };
-    // SIGINT and SIGTERM stop the server from a thread of their own (no work
-    // in a signal handler); blocked before any server thread starts.
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGINT);
-    sigaddset(&signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-
-    auto server = Server::create(so);
-    if (!server) {
-      rc = report.fail(1, server.message());
-      return;
-    }
-    if (Status s = (*server)->bind(); !s) {
-      rc = report.fail(1, s.message());
-      return;
-    }
-    Server& srv = **server;
-    std::atomic<bool> signalled{false}, done{false};
-    std::thread waiter([&srv, &signalled, &done, signals] {
-      int sig = 0;
-      sigwait(&signals, &sig);
-      if (done) return;
-      signalled = true;
-      srv.stop();
-    });
-    const std::string host = o->host.find(':') != std::string::npos ? "[" + o->host + "]" : o->host;
-    if (o->json)
-      emit({{"command", "serve"}, {"event", "listening"}, {"folder", o->tables}, {"host", o->host}, {"port", srv.port()},
-            {"url", "http://" + host + ":" + std::to_string(srv.port()) + "/"}, {"web", web->string()}});
-    else {
-      std::printf("damka serve: listening on http://%s:%d/ (tables %s, web files %s); Ctrl-C stops\n", host.c_str(),
-                  srv.port(), o->tables.c_str(), web->c_str());
-      std::fflush(stdout);
-    }
-    srv.run();
-    // Stopped by a signal, or the accept loop failed: wake the waiter if it still waits.
-    done = true;
-    if (!signalled) pthread_kill(waiter.native_handle(), SIGTERM);
-    waiter.join();
-    rc = signalled ? 0 : 1;
-    if (o->json) {
-      Json j = {{"command", "serve"}, {"event", "stopped"}, {"requests", srv.requests()}, {"exit_code", rc}};
-      if (!signalled) j["error"] = "the server stopped listening (accept failed)";
-      emit(j);
-      return;
-    }
-    std::fprintf(stderr, "damka serve: stopped after %llu requests\n",
-                 static_cast<unsigned long long>(srv.requests()));
-    if (!signalled) std::cerr << "damka serve: the server stopped listening (accept failed)\n";
+    rc = run_serve(*so, printer, report);
   });
 }
 

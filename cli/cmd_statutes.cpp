@@ -9,7 +9,7 @@
 
 namespace damka::cli {
 
-void register_statutes(CLI::App& app, int& rc) {
+void register_statutes(CLI::App& app, int& rc, const Context& context) {
   auto* cmd = app.add_subcommand("statutes", "What a rulebook's draw statutes imply, clause by clause, from the tables");
   auto o = std::make_shared<StatutesOptions>();
   cmd->add_option("-r,--rulebook", o->rulebook, "Rulebook name (data/rulebooks/NAME.json)")->capture_default_str();
@@ -38,7 +38,8 @@ void register_statutes(CLI::App& app, int& rc) {
               "JSON fields: docs/statutes-report.md.  Exit status 1 when no table a clause needs is present.\n"
               "Rulebooks are read from --rulebooks-dir, else $DAMKA_RULEBOOKS, else <prefix>/share/damka/rulebooks\n"
               "of an installed damka, else data/rulebooks of the source tree.");
-  cmd->callback([o, &rc] {
+  cmd->callback([o, &rc, &context] {
+    o->env = context.env;
     Report report("statutes", o->json);
     if (o->list) {
       print_rulebook_list(*o, rulebook_search_path(exe_dir(), o->rulebooks_dir), report);

@@ -9,7 +9,7 @@
 
 namespace damka::cli {
 
-void register_verify(CLI::App& app, int& rc) {
+void register_verify(CLI::App& app, int& rc, const Context& context) {
   auto* cmd = app.add_subcommand("verify", "Re-check every stored value of every table in DIR by a one-ply search");
   cmd->footer(
       "DIR is the folder given to `damka generate -o` (holding russian/, english/, ...) or one of its variant\n"
@@ -27,7 +27,8 @@ void register_verify(CLI::App& app, int& rc) {
       ->check(non_empty_size());
   cmd->add_option("-m,--material", o->material, "Verify this material only (e.g. 3Kv1K; needs -v)");
   cmd->add_flag("--json", o->json, "Print the report as JSON on stdout");
-  cmd->callback([o, &rc] {
+  cmd->callback([o, &rc, &context] {
+    o->env = context.env;
     Report report("verify", o->json);
     auto setup = setup_verify(*o, report);
     if (!setup) {

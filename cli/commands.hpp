@@ -1,5 +1,6 @@
 // Subcommands of the `damka` tool.  Each register_* adds one subcommand to the
 // app; the callback it installs stores the command's exit code in `rc`.
+// Every command that opens files opens them through `context.env`.
 // The CLI is thin: parsing arguments and printing; the work is in libraries.
 #pragma once
 
@@ -22,12 +23,12 @@ inline CLI::Validator non_empty_size() {
 void warn_threads_above_cores(const std::string& command, int threads);
 
 void register_perft(CLI::App& app, int& rc);
-void register_info(CLI::App& app, int& rc);
+void register_info(CLI::App& app, int& rc, const Context& context);
 void register_generate(CLI::App& app, int& rc, const Context& context);
-void register_verify(CLI::App& app, int& rc);
-void register_probe(CLI::App& app, int& rc);
-void register_statutes(CLI::App& app, int& rc);
-void register_serve(CLI::App& app, int& rc);
-void register_annotate(CLI::App& app, int& rc);
+void register_verify(CLI::App& app, int& rc, const Context& context);
+void register_probe(CLI::App& app, int& rc, const Context& context);
+void register_statutes(CLI::App& app, int& rc, const Context& context);
+void register_serve(CLI::App& app, int& rc, const Context& context);
+void register_annotate(CLI::App& app, int& rc, const Context& context);
 
 }  // namespace damka::cli

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "damka/engine.hpp"  // format_bytes
+#include "damka/phase_json.hpp"
 #include "damka/rank_plan.hpp"
 #include "generate_command.hpp"
 #include "generate_ranks.hpp"
@@ -117,6 +118,7 @@ void BuildPrinter::table(const TableReport& r) {
       if (!r.material.is_symmetric()) j["black_to_move"] = side_json(b);
       j["levels_on_disk"] = r.spilled;
       j["resident_bytes"] = r.resident_bytes;
+      j["phases"] = phase_profile_json(r.profile);
     }
     tables_.push_back(j);
     return;
@@ -160,7 +162,36 @@ void BuildPrinter::recount(const std::vector<TableReport>& result, double wall_s
   total_seconds_ = wall_seconds;
 }
 
+namespace {
+
+// The built tables' phase profiles summed (threads: the run's).
+PhaseProfile run_profile(const std::vector<TableReport>& result, int threads) {
+  PhaseProfile p;
+  for (const TableReport& r : result)
+    if (r.action == TableReport::Action::Built) p.add(r.profile);
+  p.threads = threads;
+  return p;
+}
+
+// "threads busy 87% of 2 (units 95%, team 61%, ...); successor reads 1.2 s"
+void print_profile(const PhaseProfile& p) {
+  if (p.wall() <= 0) return;
+  auto share = [&](const PhaseTime& t) { return t.wall > 0 ? 100.0 * t.busy / (p.threads * t.wall) : 0.0; };
+  std::printf("threads busy %.0f%% of %d (", share(PhaseTime{p.wall(), p.busy()}), p.threads);
+  const char* sep = "";
+  for (int k = 0; k < kPhases; ++k) {
+    const PhaseTime& t = p.phase[k];
+    if (t.wall < 0.05) continue;
+    std::printf("%s%s %.1f s %.0f%%", sep, std::string(phase_name(static_cast<Phase>(k))).c_str(), t.wall, share(t));
+    sep = ", ";
+  }
+  std::printf("); successor reads %.1f s of thread time\n", p.reads);
+}
+
+}  // namespace
+
 void BuildPrinter::summary(const std::vector<TableReport>& result, int threads) const {
+  const PhaseProfile profile = run_profile(result, threads);
   if (o_.json) {
     Json j = generate_json(*s_.rules, s_.out, tables_);
     j["seconds"] = total_seconds_;
@@ -169,6 +200,7 @@ void BuildPrinter::summary(const std::vector<TableReport>& result, int threads) 
     j["metrics"] = metrics_name(s_.opt.metrics);
     j["compression"] = compression_name(s_.opt.compression);
     if (s_.on_ranks) j["ranks"] = s_.cluster->size();
+    j["phases"] = phase_profile_json(profile);
     std::cout << j.dump(2) << "\n";
     return;
   }
@@ -179,6 +211,7 @@ void BuildPrinter::summary(const std::vector<TableReport>& result, int threads) 
               human_count(total_seconds_ > 0 ? built_positions_ / total_seconds_ : 0).c_str(),
               human_count(total_seconds_ > 0 ? built_positions_ / total_seconds_ / threads : 0).c_str(),
               wdl_bytes_ ? double(all_positions_) / wdl_bytes_ : 0.0);
+  print_profile(profile);
 }
 
 }  // namespace damka::cli

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "damka/env.hpp"
 #include "damka/table_file.hpp"
 
 namespace damka::cli {
@@ -20,6 +21,9 @@ struct InfoOptions {
   bool json = false, stats = false;
   int threads = 0;
   std::string memory;
+  // The Env every file of the command is opened through (cli::Context::env;
+  // null: default_env()).  Set by the command, not by an option.
+  Env* env = nullptr;
 };
 
 // One table file as info shows it.
@@ -43,7 +47,8 @@ Expected<TableFiles> find_table_files(const std::string& path);
 
 // Reads one table file: its header (checked against its name), value counts
 // (a distance table's draws from the WDL table beside it) and checksum.
-Expected<TableInfo> inspect_table(const std::filesystem::path& path);
+// Every open and read goes through `env`.
+Expected<TableInfo> inspect_table(const std::filesystem::path& path, Env& env);
 
 // Runs `damka info` without --stats: finds, reads and prints the tables.
 // Returns the exit code (1 when a file is refused).

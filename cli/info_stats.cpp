@@ -88,8 +88,8 @@ void print_text(const Rules& rules, const fs::path& folder, const std::vector<Ma
 
 }  // namespace
 
-int info_stats(const std::string& dir, int threads, std::uint64_t memory, const Report& report) {
-  auto scan = scan_table_folder(dir);
+int info_stats(const std::string& dir, int threads, std::uint64_t memory, const Report& report, Env* env) {
+  auto scan = scan_table_folder(dir, env_or_default(env));
   if (!scan) return report.fail(scan.code() == ErrorCode::NotFound ? 2 : 1, scan.message());
   if (scan->families.empty()) return report.fail(1, "no tables (*.wdl, *.dtw, *.dtc) in " + dir);
   // Every family's tables first: the progress line covers the whole run.
@@ -109,6 +109,7 @@ int info_stats(const std::string& dir, int threads, std::uint64_t memory, const 
     TablebaseOptions topt;
     topt.cache_bytes = cache_bytes(memory, threads);
     topt.map_files = false;  // memory stays bounded by the cache, not by the files' sizes
+    topt.env = env;
     auto tb = Tablebase::open(rules, scan->root, topt);
     if (!tb) return report.fail(1, "cannot open tables: " + tb.message());
     auto materials = materials_with_tables(**tb);

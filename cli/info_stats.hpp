@@ -15,6 +15,7 @@ namespace damka::cli {
 // threads' buffers, then the successors' block cache: one variant's at a
 // time), with a progress line on stderr; returns the exit code (1 when a
 // table is missing, damaged or unreadable, 2 when `dir` is not a folder).
-int info_stats(const std::string& dir, int threads, std::uint64_t memory, const Report& report);
+// The tables are read through `env` (null: default_env()).
+int info_stats(const std::string& dir, int threads, std::uint64_t memory, const Report& report, Env* env);
 
 }  // namespace damka::cli

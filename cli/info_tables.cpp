@@ -59,8 +59,8 @@ Expected<TableFiles> find_table_files(const std::string& path) {
   return found;
 }
 
-Expected<TableInfo> inspect_table(const fs::path& path) {
-  auto reader = TableReader::open(path);
+Expected<TableInfo> inspect_table(const fs::path& path, Env& env) {
+  auto reader = TableReader::open(path, FileAccess::Pread, env);
   if (!reader) return reader.error();
   TableInfo t;
   t.path = path.string();
@@ -73,7 +73,7 @@ Expected<TableInfo> inspect_table(const fs::path& path) {
   if (t.h.metric != Metric::WDL) {
     fs::path wdl_path = path;
     wdl_path.replace_extension(".wdl");
-    if (auto w = TableReader::open(wdl_path); w) wdl = std::move(*w);
+    if (auto w = TableReader::open(wdl_path, FileAccess::Pread, env); w) wdl = std::move(*w);
     else if (t.h.format_version >= 5)
       return Error(path.string() + ": its draws are read from " + wdl_path.string() + ": " + w.message());
   }
@@ -88,7 +88,7 @@ int run_info(const InfoOptions& o, const Report& report) {
   auto found = find_table_files(o.path);
   if (!found) return report.fail(found.error());
   InfoPrinter printer(o, report);
-  for (const fs::path& f : found->files) printer.table(f, inspect_table(f));
+  for (const fs::path& f : found->files) printer.table(f, inspect_table(f, env_or_default(o.env)));
   const int rc = found->errors.empty() && printer.refused() == 0 ? 0 : 1;
   printer.summary(*found, rc);
   return rc;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "damka/env.hpp"
 #include "damka/position_report.hpp"
 #include "damka/probe.hpp"
 #include "damka/statutes.hpp"
@@ -24,6 +25,9 @@ struct ProbeOptions {
   std::string rulebook;
   std::string moves;  // CLAUSE=N,...
   std::string game;   // a PDN game or move list
+  // The Env every file of the command is opened through (cli::Context::env;
+  // null: default_env()).  Set by the command, not by an option.
+  Env* env = nullptr;
 };
 
 // What run_probe found: the position, its values and moves, and the verdict.

@@ -29,7 +29,7 @@ Expected<std::string> read_game_file(const std::string& path) {
 // FEN (or the game) and that the rulebook governs.
 Expected<const Rules*> probe_variant(const ProbeOptions& o, const std::string& game_text) {
   if (!o.variant.empty()) return variant_named(o.variant);
-  auto scan = scan_table_folder(o.tables);
+  auto scan = scan_table_folder(o.tables, env_or_default(o.env));
   if (!scan) return Error("cannot open tables: " + scan.message(), ErrorCode::NotFound);
   // With --rulebook, only the variants it governs (a Russian game read
   // as English would fail later).
@@ -111,6 +111,7 @@ Expected<ProbeOutcome> run_probe(const ProbeOptions& o, Report& report) {
   if (!p) return p.error();
   TablebaseOptions topt;
   topt.cache_bytes = std::size_t{16} << 20;
+  topt.env = o.env;
   auto opened = open_command_tables(report, rules, root, topt);
   if (!opened) return opened.error();
   r.tb = std::move(*opened);
@@ -123,7 +124,9 @@ Expected<ProbeOutcome> run_probe(const ProbeOptions& o, Report& report) {
     auto counters = probe_counters(o, *book, r.game);
     if (!counters) return counters.error();
     r.counters = std::move(*counters);
-    TableDirValues sv(rules, root);
+    TableDirOptions values;
+    values.env = o.env;
+    TableDirValues sv(rules, root, values);
     r.verdict = judge(*book, rules, *p, r.counters, sv);
   }
   r.position = report_position(tb, *p, o.pv);

@@ -35,13 +35,13 @@ int run(int argc, char** argv, const Context& context) {
   app.footer("Every command takes --json: one JSON object on stdout, errors included (with a non-zero exit).");
   int rc = 0;
   damka::cli::register_perft(app, rc);
-  damka::cli::register_info(app, rc);
+  damka::cli::register_info(app, rc, context);
   damka::cli::register_generate(app, rc, context);
-  damka::cli::register_verify(app, rc);
-  damka::cli::register_probe(app, rc);
-  damka::cli::register_statutes(app, rc);
-  damka::cli::register_serve(app, rc);
-  damka::cli::register_annotate(app, rc);
+  damka::cli::register_verify(app, rc, context);
+  damka::cli::register_probe(app, rc, context);
+  damka::cli::register_statutes(app, rc, context);
+  damka::cli::register_serve(app, rc, context);
+  damka::cli::register_annotate(app, rc, context);
   const bool json = wants_json(argc, argv);
   // An unknown command is named as such (CLI11 alone would say "A
   // subcommand is required").

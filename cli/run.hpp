@@ -12,8 +12,9 @@ namespace damka::cli {
 // What the commands run with beyond their arguments.  The shipped damka
 // uses the defaults.
 struct Context {
-  // Every file operation of `damka generate` (tables, level store, lock,
-  // notes); null: default_env().
+  // Every file operation of the commands that open files: generate (tables,
+  // level store, lock, notes), probe, info, verify, statutes, annotate and
+  // serve (the tables they read, the folders they list); null: default_env().
   Env* env = nullptr;
   // Test aids, empty in the shipped damka: GenerateOptions::job_progress_hook
   // and GenerateOptions::before_unit of `damka generate`.

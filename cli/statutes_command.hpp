@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "damka/env.hpp"
 #include "damka/statutes.hpp"
 
 namespace damka::cli {
@@ -27,6 +28,9 @@ struct StatutesOptions {
   int examples = 5;
   std::string material;
   bool json = false, list = false;
+  // The Env every file of the command is opened through (cli::Context::env;
+  // null: default_env()).  Set by the command, not by an option.
+  Env* env = nullptr;
 };
 
 // The checked options: the rulebook, the variant and its tables folder,

@@ -12,7 +12,7 @@ Error bad_argument(std::string message) { return Error(std::move(message), Error
 // there, the book's first (or, for a book of several variants, ask).
 Expected<const Rules*> statutes_variant(const StatutesOptions& o, const Rulebook& book) {
   if (!o.variant.empty()) return variant_named(o.variant);
-  auto scan = scan_table_folder(o.tables);
+  auto scan = scan_table_folder(o.tables, env_or_default(o.env));
   if (scan && !scan->variants().empty())
     return choose_variant("", *scan, [&](const Rules& r) { return book.governs(r); }, "rulebook " + book.name);
   if (book.variants.size() > 1) {
@@ -47,6 +47,7 @@ Expected<StatutesSetup> setup_statutes(const StatutesOptions& o, Report& report)
   auto memory = memory_bytes(o.memory);
   if (!memory) return memory.error();
   s.values.memory_budget = *memory;
+  s.values.env = o.env;
   s.values.work_dir = o.temp_dir;
   if (s.values.work_dir.empty()) {
     std::error_code ec;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "damka/env.hpp"
 #include "damka/table_scan.hpp"
 #include "damka/verify.hpp"
 
@@ -21,6 +22,9 @@ struct VerifyCommandOptions {
   int threads = 0;
   std::string memory, material;
   bool json = false;
+  // The Env every file of the command is opened through (cli::Context::env;
+  // null: default_env()).  Set by the command, not by an option.
+  Env* env = nullptr;
 };
 
 // The checked options: the library's options, the folder and the variants

@@ -37,7 +37,7 @@ int run_verify(const VerifyCommandOptions& o, const VerifySetup& s, const Report
     auto result = verify_tables(*r, s.scan.root, s.vopt, cb);
     bar.finish();
     // Temporary files a killed `damka generate` left: named, not fatal.
-    for (const auto& p : temp_table_files(table_dir(s.scan.root, *r))) printer.stray_file(p);
+    for (const auto& p : temp_table_files(table_dir(s.scan.root, *r), env_or_default(o.env))) printer.stray_file(p);
     if (!result) {
       printer.bad_folder(result.message());
       continue;

@@ -14,11 +14,11 @@ Error bad_argument(std::string message) { return Error(std::move(message), Error
 
 // -v names a variant without tables here: its stray temporary files are
 // named even so, and the error says what the folder holds.
-Error no_tables_of(const Rules& r, const TableFolderScan& scan, Report& report) {
+Error no_tables_of(const Rules& r, const TableFolderScan& scan, Report& report, Env& env) {
   report.set("variant", std::string(r.name));
   // Temporary files a killed `damka generate` left are named even so.
   Json strays = Json::array();
-  for (const auto& p : temp_table_files(table_dir(scan.root, r))) {
+  for (const auto& p : temp_table_files(table_dir(scan.root, r), env)) {
     std::cerr << "damka verify: stray temporary file " << p.string()
               << " (left by a killed run; the next `damka generate` into this folder removes it)\n";
     strays.push_back(p.string());
@@ -37,6 +37,7 @@ Expected<VerifySetup> setup_verify(const VerifyCommandOptions& o, Report& report
   auto memory = memory_bytes(o.memory);
   if (!memory) return memory.error();
   s.vopt.memory_budget = *memory;
+  s.vopt.env = o.env;
   if (!o.material.empty()) {
     auto m = Material::parse(o.material);
     if (!m || !m->is_valid() || m->white() == 0 || m->black() == 0)
@@ -44,7 +45,7 @@ Expected<VerifySetup> setup_verify(const VerifyCommandOptions& o, Report& report
     if (o.variant.empty()) return bad_argument("--material needs -v VARIANT");
     s.vopt.only = m->canonical();
   }
-  auto scan = scan_table_folder(o.dir);
+  auto scan = scan_table_folder(o.dir, env_or_default(o.env));
   if (!scan) return Error(scan.message(), scan.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::NotFound);
   s.scan = std::move(*scan);
   report.set("folder", s.scan.root.string());
@@ -52,7 +53,7 @@ Expected<VerifySetup> setup_verify(const VerifyCommandOptions& o, Report& report
   if (!o.variant.empty()) {
     auto r = variant_named(o.variant);
     if (!r) return r.error();
-    if (!s.scan.family_of(**r)) return no_tables_of(**r, s.scan, report);
+    if (!s.scan.family_of(**r)) return no_tables_of(**r, s.scan, report, env_or_default(o.env));
     s.todo.push_back(*r);
   } else {
     for (const auto& f : s.scan.families)

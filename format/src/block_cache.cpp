@@ -104,7 +104,6 @@ struct alignas(64) ThreadRecord {
 
 std::atomic<ThreadRecord*> g_records{nullptr};
 std::atomic<unsigned> g_record_count{0};
-std::atomic<std::uint64_t> g_epoch{1};
 
 ThreadRecord* acquire_record() {
   for (ThreadRecord* r = g_records.load(std::memory_order_acquire); r != nullptr; r = r->next) {
@@ -240,7 +239,7 @@ bool BlockCache::lookup(const BlockTable& table, std::uint64_t b, std::uint32_t 
   if (slot != nullptr) {
     // Announce, fence, look: an evictor either sees the announcement or has
     // cleared the pointer before we load it (asymmetric_fence.hpp).
-    rec->epoch.store(g_epoch.load(std::memory_order_acquire), kAnnounce);
+    rec->epoch.store(epoch_.load(std::memory_order_acquire), kAnnounce);
     fence_.light();
     CachedBlock* block = slot->load(kLoad);
     if (block != nullptr) {
@@ -297,7 +296,7 @@ void BlockCache::evict_one(Shard& sh) {
     sh.resident.pop_back();
     // Ordered before reclaim's reading of the announcements by its heavy fence.
     b->slot->store(nullptr, kSeqCstEpochs ? std::memory_order_seq_cst : std::memory_order_relaxed);
-    const std::uint64_t tag = g_epoch.fetch_add(1, std::memory_order_seq_cst) + 1;
+    const std::uint64_t tag = epoch_.fetch_add(1, std::memory_order_seq_cst) + 1;
     sh.bytes -= b->charge;
     sh.retired_bytes += b->charge;
     sh.retired.push_back({b, tag});

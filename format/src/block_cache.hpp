@@ -10,14 +10,18 @@
 // write to memory shared with other threads (except setting the block's
 // "referenced" bit when it is clear).
 //
-// Freeing safely: a reader announces the current epoch in its own thread
-// record before loading a block pointer (the two separated by the light half
-// of an asymmetric fence, asymmetric_fence.hpp: no locked instruction) and
-// clears it after reading the code.  Evicting a block clears its pointer,
-// advances the global epoch to a new value E and retires the block with tag
-// E; a reclaim (the heavy half of the fence, then a look at every record)
-// frees it once every thread record is clear (0) or holds an epoch >= E
-// (those readers loaded the pointer after it was cleared).  Reclaims are
+// Freeing safely: a reader announces the cache's current epoch in its own
+// thread record before loading a block pointer (the two separated by the
+// light half of an asymmetric fence, asymmetric_fence.hpp: no locked
+// instruction) and clears it after reading the code.  Evicting a block
+// clears its pointer, advances the cache's epoch (a member, one counter per
+// cache) to a new value E and retires the block with tag E; a reclaim (the
+// heavy half of the fence, then a look at every record) frees it once every
+// thread record is clear (0) or holds an epoch >= E (those readers loaded
+// the pointer after it was cleared).  Thread records are one per thread
+// (process-wide, reused after a thread ends) and shared by every cache: a
+// record announcing another cache's epoch can only delay a reclaim (until
+// that reader's look-up ends), never free a block a reader still sees.  Reclaims are
 // batched: a shard reclaims when its retired blocks weigh more than 1/16 of
 // its share of the capacity and are at least 16 (or weigh more than 1/4 of
 // it), so the cache holds at most 1/16 more than its capacity, or 16 blocks
@@ -159,7 +163,7 @@ class BlockCache {
     std::size_t retired_bytes = 0;
   };
   Shard& shard_of(const BlockTable& table, std::uint64_t b) const;
-  static void evict_one(Shard& sh);  // sh.mu held
+  void evict_one(Shard& sh);        // sh.mu held
   void reclaim(Shard& sh);           // sh.mu held
 
   // Hit and miss counts, one pair per thread record (records are used by
@@ -180,6 +184,9 @@ class BlockCache {
   AsymmetricFence fence_;
   std::unique_ptr<Counter[]> counters_;  // by thread record, so threads rarely share one
   std::atomic<std::uint64_t> reads_{0};
+  // The epoch readers announce and evictions advance (see the top); apart
+  // from the counters above, which every read miss writes.
+  alignas(64) std::atomic<std::uint64_t> epoch_{1};
   std::size_t num_shards_;
   std::unique_ptr<Shard[]> shards_;
 };

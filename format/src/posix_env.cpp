@@ -1,4 +1,5 @@
 // The POSIX Env (env.hpp): file descriptors, pread/pwrite, mmap, flock.
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/mman.h>
@@ -7,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 
 #include "damka/env.hpp"
 #include "damka/safe_file.hpp"
@@ -26,6 +28,7 @@ FileInfo to_info(const struct stat& st) {
   i.links = static_cast<std::uint64_t>(st.st_nlink);
   i.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   i.regular = S_ISREG(st.st_mode);
+  i.directory = S_ISDIR(st.st_mode);
   return i;
 }
 
@@ -162,6 +165,44 @@ class PosixEnv final : public Env {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return errno_error(errno);
     return to_info(st);
+  }
+
+  Expected<std::vector<std::string>> list_dir(const std::filesystem::path& dir) override {
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return errno_error(errno);
+    std::vector<std::string> names;
+    for (;;) {
+      errno = 0;
+      const dirent* e = ::readdir(d);
+      if (e == nullptr) break;
+      const std::string_view name = e->d_name;
+      if (name != "." && name != "..") names.emplace_back(name);
+    }
+    const int err = errno;
+    ::closedir(d);
+    if (err != 0) return Error(std::strerror(err), ErrorCode::Io);
+    return names;
+  }
+
+  Status make_dirs(const std::filesystem::path& dir) override {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (!ec) return {};
+    // Which component is the problem: walk down from the top.
+    std::filesystem::path at;
+    for (const auto& part : dir) {
+      at /= part;
+      struct stat st {};
+      if (::stat(at.c_str(), &st) != 0) {
+        if (errno == ELOOP)
+          return Error(at.string() + ": a loop of symbolic links (cannot create " + dir.string() + ")", ErrorCode::Io);
+        if (errno == ENOENT) break;
+        continue;
+      }
+      if (!S_ISDIR(st.st_mode))
+        return Error(at.string() + ": not a directory (cannot create " + dir.string() + " inside it)", ErrorCode::Io);
+    }
+    return Error(dir.string() + ": cannot create directory: " + ec.message(), ErrorCode::Io);
   }
 };
 

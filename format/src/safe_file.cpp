@@ -58,27 +58,6 @@ Status replace_file(const std::filesystem::path& path, std::string_view bytes, m
   return {};
 }
 
-Status make_directories(const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (!ec) return {};
-  // Which component is the problem: walk down from the top.
-  std::filesystem::path at;
-  for (const auto& part : dir) {
-    at /= part;
-    struct stat st {};
-    if (::stat(at.c_str(), &st) != 0) {
-      if (errno == ELOOP)
-        return Error(at.string() + ": a loop of symbolic links (cannot create " + dir.string() + ")", ErrorCode::Io);
-      if (errno == ENOENT) break;
-      continue;
-    }
-    if (!S_ISDIR(st.st_mode))
-      return Error(at.string() + ": not a directory (cannot create " + dir.string() + " inside it)", ErrorCode::Io);
-  }
-  return Error(dir.string() + ": cannot create directory: " + ec.message(), ErrorCode::Io);
-}
-
 bool is_plain_file(const std::filesystem::path& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);

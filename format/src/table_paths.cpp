@@ -59,11 +59,12 @@ long temp_table_file_pid(std::string_view name) {
   return std::stol(std::string(rest.substr(0, dot)));
 }
 
-std::vector<std::filesystem::path> temp_table_files(const std::filesystem::path& family_dir) {
+std::vector<std::filesystem::path> temp_table_files(const std::filesystem::path& family_dir, Env& env) {
   std::vector<std::filesystem::path> found;
-  std::error_code ec;
-  for (std::filesystem::directory_iterator it(family_dir, ec), end; !ec && it != end; it.increment(ec))
-    if (temp_table_file_pid(it->path().filename().string()) >= 0) found.push_back(it->path());
+  auto names = env.list_dir(family_dir);
+  if (!names) return found;
+  for (const std::string& name : *names)
+    if (temp_table_file_pid(name) >= 0) found.push_back(family_dir / name);
   std::sort(found.begin(), found.end());
   return found;
 }

@@ -34,25 +34,30 @@ std::vector<std::string> family_names() {
 
 const Rules& family_rules(const std::string& family) { return rules_of(*parse_variant(family)); }
 
-Expected<std::vector<fs::path>> table_files(const fs::path& dir) {
+Expected<std::vector<fs::path>> table_files(const fs::path& dir, Env& env) {
+  auto names = env.list_dir(dir);
+  if (!names) return Error(dir.string() + ": " + names.message(), names.code());
   std::vector<fs::path> files;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (is_table_file(it->path())) files.push_back(it->path());
-  if (ec) return Error(dir.string() + ": " + ec.message());
+  for (const std::string& name : *names)
+    if (is_table_file(name)) files.push_back(dir / name);
   std::sort(files.begin(), files.end());
   return files;
 }
 
-Status scan_family(const fs::path& folder, const std::string& family, TableFamilyFolder& out) {
-  auto files = table_files(folder);
+bool is_folder(const fs::path& path, Env& env) {
+  auto info = env.stat(path);
+  return info && info->directory;
+}
+
+Status scan_family(const fs::path& folder, const std::string& family, TableFamilyFolder& out, Env& env) {
+  auto files = table_files(folder, env);
   if (!files) return files.error();
   const Rules& expected = family_rules(family);
   out.family = family;
   out.folder = folder;
   out.files = static_cast<int>(files->size());
   for (const fs::path& f : *files) {
-    auto reader = TableReader::open(f);
+    auto reader = TableReader::open(f, FileAccess::Pread, env);
     if (!reader) {
       out.problems.push_back(reader.message());
       continue;
@@ -116,19 +121,17 @@ std::string TableFolderScan::describe() const {
   return s.empty() ? "none" : s;
 }
 
-Expected<TableFolderScan> scan_table_folder(const fs::path& given) {
-  std::error_code ec;
+Expected<TableFolderScan> scan_table_folder(const fs::path& given, Env& env) {
   fs::path dir = given;
   if (dir.filename().empty() && dir.has_parent_path() && dir.parent_path() != dir) dir = dir.parent_path();
-  if (!fs::is_directory(dir, ec)) {
-    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
-      return Error(given.string() + ": " + ec.message() + " (I/O error)", ErrorCode::Io);  // e.g. a path too long
-    return Error(given.string() + ": " + (fs::exists(dir, ec) ? "not a directory" : "no such directory"),
-                 ErrorCode::NotFound);
+  if (auto info = env.stat(dir); !info || !info->directory) {
+    if (!info && info.code() != ErrorCode::NotFound)
+      return Error(given.string() + ": " + info.message() + " (I/O error)", ErrorCode::Io);  // e.g. a path too long
+    return Error(given.string() + ": " + (info ? "not a directory" : "no such directory"), ErrorCode::NotFound);
   }
   const auto names = family_names();
   TableFolderScan scan;
-  auto direct = table_files(dir);
+  auto direct = table_files(dir, env);
   if (!direct) return direct.error();
   const std::string leaf = dir.filename().string();
   if (!direct->empty()) {
@@ -141,16 +144,16 @@ Expected<TableFolderScan> scan_table_folder(const fs::path& given) {
     scan.root = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
     scan.family_given = true;
     TableFamilyFolder f;
-    if (Status s = scan_family(dir, leaf, f); !s.ok()) return s.error();
+    if (Status s = scan_family(dir, leaf, f, env); !s.ok()) return s.error();
     scan.families.push_back(std::move(f));
     return scan;
   }
   scan.root = dir;
   for (const auto& name : names) {
     const fs::path sub = dir / name;
-    if (!fs::is_directory(sub, ec)) continue;
+    if (!is_folder(sub, env)) continue;
     TableFamilyFolder f;
-    if (Status s = scan_family(sub, name, f); !s.ok()) {
+    if (Status s = scan_family(sub, name, f, env); !s.ok()) {
       scan.unreadable.push_back(s.message());
       continue;
     }

@@ -18,6 +18,7 @@
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "engine_unit.hpp"
+#include "phase_clock.hpp"
 #include "slot_store.hpp"
 
 namespace damka {
@@ -365,6 +366,8 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     return fail("needs " + format_bytes(plan.minimum) + " of memory with " + std::to_string(threads) +
                 " threads, limit " + format_bytes(opt.memory_budget) + " (raise --memory or use fewer threads)");
   stats = BuildStats{};
+  stats.profile.threads = threads;
+  const double cpu0 = process_cpu_seconds();
   stats.peak_bytes = plan.peak;
   stats.spilled = plan.spill;
   try {
@@ -411,6 +414,8 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       const std::vector<Unit> units = opt.split ? split_units(units_of_level(L, p), *opt.split) : units_of_level(L, p);
       const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget,
                                       team_graph_room(plan, opt.memory_budget));
+      PhaseClock level_clock(stats.profile,
+                             lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial ? Phase::Units : Phase::Team);
       if (lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial) {
         const bool graph = lp.mode == Mode::SerialGraph;
         // One parallel region for the whole level: a barrier per chunk of
@@ -457,6 +462,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
           if (opt.progress) opt.progress(done, slots);
         }
       }
+      level_clock.stop();
       for (const auto& r : readers)
         if (error.empty() && !r->error().empty()) error = r->error();
       if (opt.split) {  // the other processes solved the other units
@@ -473,15 +479,20 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
                  "; lower --memory or free memory)";
       if (!error.empty()) return fail(error);
       if (solver.inconsistent()) return fail("a won or lost position never reached the end of its count (inconsistent tables)");
-      if (writes && next.p >= 0)
+      if (writes && next.p >= 0) {
+        PhaseClock clock(stats.profile, Phase::Flush);
         if (Status s = flush_level(L, next, passes, store, stats, threads, resolved); !s.ok()) return fail(s.message());
+      }
       // cur's buffers (level p + 1, flushed) are reused by the next level:
       // fresh memory costs a page fault per page (a few % of a build).
       std::swap(next, cur);
       cur.p = -1;
     }
-    if (writes && next.p >= 0)
+    if (writes && next.p >= 0) {
+      PhaseClock clock(stats.profile, Phase::Flush);
       if (Status s = flush_level(L, next, passes, store, stats, threads, resolved); !s.ok()) return fail(s.message());
+    }
+    for (const auto& r : readers) stats.profile.reads += r->read_seconds();
     next = LevelArrays{};
     cur = LevelArrays{};
     scratch.clear();
@@ -490,6 +501,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
 
 
     // Stream the store to the sink in slot order.
+    PhaseClock write_clock(stats.profile, Phase::Write);
     const std::uint64_t chunk = std::uint64_t{1} << 20;
     std::vector<std::uint16_t> buf[kMaxPasses];
     std::vector<std::span<const std::uint16_t>> spans(static_cast<std::size_t>(P));
@@ -512,6 +524,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     return fail(e.what());
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  settle_other(stats.profile, stats.seconds, process_cpu_seconds() - cpu0);
   return {};
 }
 

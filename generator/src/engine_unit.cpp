@@ -14,6 +14,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cassert>
 #include <cstdlib>
@@ -330,10 +331,36 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
         push(out, std::max<std::uint64_t>(next, loss_exit[lp]), lp * 2);
       }
     };
+    // The predecessors' entries are scattered over the unit (a kings-only
+    // team's unit is the whole table): their cache lines are fetched a
+    // batch ahead, so the misses overlap instead of stalling each visit in
+    // turn (4Kv2K spent most of its time on the first two loads of visit).
+    // The visits keep their order.
+    auto fetch = [&](std::uint64_t lp) {
+      __builtin_prefetch(&s.flags[lp]);
+      __builtin_prefetch(&code_at(lp));
+      if (win)
+        __builtin_prefetch(&s.pending[lp]);
+      else
+        __builtin_prefetch(&s.queued[lp]);
+    };
     if constexpr (Edges) {
-      for (std::uint32_t e = s.rev_off[l]; e < s.rev_off[l + 1]; ++e) visit(s.rev[e]);
+      const std::uint32_t first = s.rev_off[l], last = s.rev_off[l + 1];
+      if constexpr (Par)  // a serial unit is small enough for the caches: no gain measured there
+        for (std::uint32_t e = first; e < last; ++e) fetch(s.rev[e]);
+      for (std::uint32_t e = first; e < last; ++e) visit(s.rev[e]);
     } else {
-      for_each_king_unmove(r_, position(u, l), [&](const Position& pp) { visit(local_of(u, pp)); });
+      std::array<std::uint64_t, 32> batch;
+      std::size_t held = 0;
+      for_each_king_unmove(r_, position(u, l), [&](const Position& pp) {
+        if (held == batch.size()) {
+          for (const std::uint64_t lp : batch) visit(lp);
+          held = 0;
+        }
+        batch[held] = local_of(u, pp);
+        fetch(batch[held++]);
+      });
+      for (std::size_t i = 0; i < held; ++i) visit(batch[i]);
     }
   };
 

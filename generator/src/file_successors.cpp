@@ -2,8 +2,10 @@
 #include "file_successors.hpp"
 
 #include <bit>
+#include <chrono>
 #include <set>
 
+#include "damka/material_number.hpp"
 #include "damka/open_table.hpp"
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
@@ -13,9 +15,6 @@
 namespace damka {
 namespace {
 
-// A dense key for materials of at most 15 of each kind.
-constexpr int material_key(const Material& m) { return (m.wm << 12) | (m.wk << 8) | (m.bm << 4) | m.bk; }
-constexpr bool keyable(const Material& m) { return m.wm < 16 && m.wk < 16 && m.bm < 16 && m.bk < 16; }
 
 // Stored entries through a direct-mapped cache of decoded blocks, keyed by
 // (file, block); values through the oracle.
@@ -123,7 +122,10 @@ class FileReader : public SuccessorReader {
       for (int w = 1; w < kWays; ++w)
         if (!set[w].valid || (line->valid && set[w].used < line->used)) line = &set[w];
       line->valid = false;
-      if (Status s = file.read_block(block, line->codes); !s.ok()) {
+      const auto read_start = std::chrono::steady_clock::now();  // the phase profile's reads
+      const Status s = file.read_block(block, line->codes);
+      read_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
+      if (!s.ok()) {
         if (error_.empty()) error_ = s.message();
         return Read::Failed;
       }
@@ -179,8 +181,8 @@ class FileReader : public SuccessorReader {
 }  // namespace
 
 int FileSuccessors::find(const Material& canonical) const {
-  if (!keyable(canonical)) return -1;
-  return by_key_[static_cast<std::size_t>(material_key(canonical))];
+  if (!has_material_number(canonical)) return -1;
+  return by_key_[static_cast<std::size_t>(material_number(canonical))];
 }
 
 Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rules, const std::filesystem::path& dir,
@@ -191,7 +193,7 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
   fs->rules_ = &rules;
   fs->metric_ = metric;
   fs->cache_bytes_ = cache_bytes_per_reader;
-  fs->by_key_.assign(std::size_t{1} << 16, -1);
+  fs->by_key_.assign(kMaterialNumbers, -1);
   // The materials given, then what they convert into (the oracle's search
   // over captures may reach any of them).
   std::set<Material> all(materials.begin(), materials.end());
@@ -201,8 +203,8 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
     return open_table(table_path(dir, rules, m, which), rules, m, which, FileAccess::Pread, env);
   };
   for (const Material& m : all) {
-    if (!keyable(m)) return Error("material " + m.name() + " has too many pieces of a kind");
-    fs->by_key_[static_cast<std::size_t>(material_key(m))] = static_cast<std::int16_t>(fs->entries_.size());
+    if (!has_material_number(m)) return Error("material " + m.name() + " has more pieces than a table may hold");
+    fs->by_key_[static_cast<std::size_t>(material_number(m))] = static_cast<std::int16_t>(fs->entries_.size());
     const ResidentTables::Codes* codes = resident != nullptr ? resident->find(m) : nullptr;
     Entry e{m, MaterialIndex(m), nullptr, nullptr, codes != nullptr ? *codes : nullptr};
     if (!e.resident) {  // a resident material is never read from its files

@@ -20,6 +20,8 @@
 #include "damka/value_oracle.hpp"
 #include "file_successors.hpp"
 #include "generate_detail.hpp"
+#include "phase_clock.hpp"
+#include "damka/phase_notes.hpp"
 #include "resolve_derived.hpp"
 #include "table_sink.hpp"
 
@@ -74,6 +76,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
                    ResidentTables* resident, std::size_t index) {
   const Material m = r.material;
   const int threads = std::max(1, opt.threads);
+  const double wall0 = engine_detail::wall_seconds(), cpu0 = engine_detail::process_cpu_seconds();
   const Metric primary = opt.metrics.dtw ? Metric::DTW : Metric::WDL;
   ResidentStep step;
   step.budget = opt.memory_budget;
@@ -102,9 +105,14 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   BuildStats bs;
   if (Status s = build_material(rules, m, **succ, writes ? static_cast<ValueSink&>(sink) : none, bo, bs); !s.ok())
     return s;
-  if (writes)
+  r.profile = bs.profile;
+  if (writes) {
+    engine_detail::PhaseClock clock(r.profile, Phase::Write);
     if (Status s = sink.finish(r); !s.ok()) return s;
+  }
   if (resolved) resident->add(index, std::move(resolved));
+  engine_detail::settle_other(r.profile, engine_detail::wall_seconds() - wall0,
+                              engine_detail::process_cpu_seconds() - cpu0);
   r.action = TableReport::Action::Built;
   r.white_to_move = bs.side[0];
   r.black_to_move = bs.side[1];
@@ -245,7 +253,7 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
       if (!s.ok() && s.code() != ErrorCode::NotFound) rebuilding.push_back(order[i].name() + ": " + s.message());
     }
   };
-  const Status made = make_directories(dir);
+  const Status made = env_or_default(opt.env).make_dirs(dir);
   // One run per folder and family; stale temporary files removed (output_lock.hpp).
   auto output_lock =
       !made.ok() ? Expected<OutputLock>(made.error()) : lock_output(rules, opt.out, cb.notice, env_or_default(opt.env));
@@ -257,7 +265,7 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
     if (overall_total != 0) return output_lock.error();
     if (cb.notice) cb.notice("every table is present; " + output_lock.message() + " (nothing to build)");
   } else {
-    report_stale_notes(rules, opt.out, cb.notice);
+    report_stale_notes(rules, opt.out, cb.notice, env_or_default(opt.env));
     check_present();
   }
   if (cb.notice)
@@ -268,6 +276,10 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   std::vector<bool> build(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) build[i] = !present[i];
   ResidentTables resident(order, build);
+  // The phase notes: earlier runs' entries kept, this run's added as it goes.
+  const std::filesystem::path notes_path = phase_notes_path(rules, opt.out);
+  PhaseNotes notes;
+  if (output_lock && overall_total != 0) notes = read_phase_notes(notes_path, env_or_default(opt.env));
   std::vector<TableReport> reports;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];
@@ -287,6 +299,9 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
           !s.ok())
         return s.error();
       overall_done += r.positions;
+      notes[m.name()] = r.profile;
+      // A disk too full for the notes is one for the next table too: a clean error as theirs.
+      if (Status s = write_phase_notes(notes_path, notes, env_or_default(opt.env)); !s.ok()) return s.error();
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (cb.table_done) cb.table_done(r);

@@ -53,9 +53,10 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
 // generate() on several ranks (generate_ranks.cpp).
 // Tells `notice` about each rank note (rank_note_path) a killed job of
 // several ranks left in `dir` and removes it: called by every run that holds
-// the lock, so a plain resume clears them too.  Cost: one directory listing.
+// the lock, so a plain resume clears them too.  Every listing, read and
+// removal goes through `env`.  Cost: one directory listing.
 void report_stale_notes(const Rules& rules, const std::filesystem::path& dir,
-                        const std::function<void(const std::string&)>& notice);
+                        const std::function<void(const std::string&)>& notice, Env& env);
 
 Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const GenerateOptions& opt,
                                                      const GenerateCallbacks& cb, Cluster& cluster);

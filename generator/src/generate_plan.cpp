@@ -6,6 +6,8 @@
 #include <optional>
 
 #include "damka/generate.hpp"
+#include "damka/phase_notes.hpp"
+#include "damka/phase_profile.hpp"
 #include "damka/rank_plan.hpp"
 #include "damka/slots.hpp"
 #include "generate_detail.hpp"
@@ -51,7 +53,8 @@ double calibrate(const Rules& rules, int threads) {
 }
 
 // How fast building material m from files runs, as a share of the
-// calibrated rate (the in-memory Solver on 1K1Mv1K1M).  Fitted to every table
+// calibrated rate (both on the same number of threads: the dry run takes
+// one and scales by the phase model) (the in-memory Solver on 1K1Mv1K1M).  Fitted to every table
 // of the Russian build up to 6 pieces (2 threads, idle 2-core development
 // machine, 2026-11-23): at 1e7 positions men-heavy tables ran at 0.51 of the
 // calibrated rate, one-man tables 0.43 and kings-only ones 0.20 (a team of
@@ -82,6 +85,12 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
   const int ranks = opt.cluster != nullptr ? opt.cluster->size() : std::max(1, opt.ranks);
   // One process keeps finished tables in memory as generate() does (ranks do not).
   std::optional<ResidentTables> resident;
+  const PhaseNotes notes = read_phase_notes(phase_notes_path(rules, opt.out), env_or_default(opt.env));
+  PhaseScaling scaling[2];
+  for (BuildKind kind : {BuildKind::Units, BuildKind::KingsOnly}) {
+    const PhaseProfile measured = notes_profile(notes, kind);
+    scaling[static_cast<int>(kind)] = measured.threads > 0 && measured.wall() > 0 ? scaling_of(measured) : default_scaling(kind);
+  }
   if (ranks == 1 && opt.keep_finished) resident.emplace(order, build);
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];
@@ -90,7 +99,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     r.positions = table_slots(m);
     r.action = build[i] ? TableReport::Action::Planned : TableReport::Action::Skipped;
     if (r.action == TableReport::Action::Planned) {
-      if (rate == 0) rate = calibrate(rules, threads);
+      if (rate == 0) rate = opt.calibrated_rate > 0 ? opt.calibrated_rate : calibrate(rules, 1);
       ResidentStep step;
       step.budget = opt.memory_budget;
       if (resident) step = resident_step(*resident, i, m, opt.metrics, threads, opt.memory_budget);
@@ -108,7 +117,11 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
                                                              positions_per_byte(fm, m.pieces()) *
                                                              (small && zstd_file ? kSmallSizeShare : 1.0));
       }
-      r.predicted.seconds = static_cast<double>(r.positions) / (rate * speed_share(m, r.positions));
+      // The time on one thread, then on `threads` by the phases' parallel
+      // shares (phase_profile.hpp): this folder's earlier builds of this
+      // kind of material when it has some, else the built-in shares.
+      const double one_thread = static_cast<double>(r.positions) / (rate * speed_share(m, r.positions));
+      r.predicted.seconds = predicted_seconds(scaling[static_cast<int>(build_kind(m))], one_thread, threads);
       if (small)
         r.predicted.seconds +=
             static_cast<double>(r.positions) * zstd_files * kSmallSecondsPerPosition / threads;

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <fstream>
+#include <algorithm>
 #include <sstream>
 #include <type_traits>
 
@@ -67,11 +67,15 @@ void write_note(const std::filesystem::path& path, const std::string& text, Env&
   [[maybe_unused]] const Status s = replace_file(path, text + "\n", 0644, env);
 }
 
-std::string read_note(const std::filesystem::path& path) {
-  std::ifstream f(path);
-  std::string line;
-  std::getline(f, line);
-  return line;
+// The first line of a note ("" when it cannot be read).
+std::string read_note(const std::filesystem::path& path, Env& env) {
+  auto file = env.open_read(path);
+  if (!file) return {};
+  auto info = (*file)->info();
+  if (!info || !info->regular) return {};
+  std::string text(static_cast<std::size_t>(std::min<std::uint64_t>(info->size, 1 << 16)), '\0');
+  if (!(*file)->read(0, text.size(), text.data()).ok()) return {};
+  return text.substr(0, text.find('\n'));
 }
 
 }  // namespace
@@ -79,20 +83,20 @@ std::string read_note(const std::filesystem::path& path) {
 // Notes left by ranks of a job that did not finish: each told, then removed
 // (regular files only: a link or folder of that name is left alone).
 void report_stale_notes(const Rules& rules, const std::filesystem::path& dir,
-                        const std::function<void(const std::string&)>& notice) {
+                        const std::function<void(const std::string&)>& notice, Env& env) {
   const std::string prefix = rank_note_path(rules, dir, 0).filename().string();
   const std::string stem = prefix.substr(0, prefix.size() - 1);  // without the rank number
-  std::error_code ec;
   std::vector<std::filesystem::path> found;
-  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->path().filename().string().rfind(stem, 0) == 0 && is_plain_file(it->path())) found.push_back(it->path());
+  if (auto names = env.list_dir(dir))
+    for (const std::string& name : *names)
+      if (name.rfind(stem, 0) == 0 && is_plain_file(dir / name)) found.push_back(dir / name);
   std::sort(found.begin(), found.end());
   for (const auto& p : found) {
     const std::string name = p.filename().string();
     const bool temporary = name.find(".tmp.") != std::string::npos || p.extension() == ".new";
-    const std::string text = temporary ? std::string() : read_note(p);
+    const std::string text = temporary ? std::string() : read_note(p, env);
     if (notice && !text.empty()) notice("a previous run did not finish; when it stopped, " + text + " (resuming)");
-    std::filesystem::remove(p, ec);
+    [[maybe_unused]] const Status removed = env.remove(p);
   }
 }
 
@@ -137,16 +141,16 @@ Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const G
       ready = "!" + l.message();
     } else {
       lock.emplace(std::move(*l));
-      report_stale_notes(rules, opt.out, cb.notice);
+      report_stale_notes(rules, opt.out, cb.notice, env);
       ready = who(c) + " holds the lock since " + utc_now();
       write_note(my_note, ready, env);
-      if (read_note(my_note) != ready) ready = "!" + my_note.string() + ": cannot write this rank's note";
+      if (read_note(my_note, env) != ready) ready = "!" + my_note.string() + ": cannot write this rank's note";
     }
   }
   c.broadcast(ready, 0);
   if (!ready.empty() && ready[0] == '!')
     return Error(me == 0 ? ready.substr(1) : "rank 0 could not start: " + ready.substr(1));
-  const bool sees = me == 0 || read_note(rank_note_path(rules, opt.out, 0)) == ready;
+  const bool sees = me == 0 || read_note(rank_note_path(rules, opt.out, 0), env) == ready;
   if (const int blind = c.count(!sees); blind > 0) {
     if (!sees)
       return Error(who(c) + " does not see " + opt.out.string() +
@@ -227,8 +231,7 @@ Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const G
 
   // Every report to rank 0, in build order.
   const std::vector<std::string> all = c.gather(pack(mine), 0);
-  std::error_code ec;
-  std::filesystem::remove(my_note, ec);
+  [[maybe_unused]] const Status removed = env.remove(my_note);
   if (me != 0) return mine;
   std::vector<TableReport> reports;
   for (std::size_t i = 0; i < order.size(); ++i) {

@@ -47,7 +47,7 @@ std::filesystem::path output_lock_path(const Rules& rules, const std::filesystem
 
 Expected<OutputLock> OutputLock::acquire(const Rules& rules, const std::filesystem::path& dir, Env& env) {
   const std::filesystem::path family = table_dir(dir, rules);
-  if (Status made = make_directories(family); !made.ok()) return made.error();
+  if (Status made = env.make_dirs(family); !made.ok()) return made.error();
   const std::filesystem::path path = output_lock_path(rules, dir);
   // Never follows a link and never truncates; a hard link to another file
   // (or anything but a regular file) is refused before a byte is written
@@ -75,7 +75,7 @@ OutputLock::~OutputLock() = default;  // the holder text stays (it is only read 
 
 std::vector<std::filesystem::path> OutputLock::remove_temp_files(std::vector<std::string>* failed) const {
   std::vector<std::filesystem::path> removed;
-  for (const auto& p : temp_table_files(family_dir_)) {
+  for (const auto& p : temp_table_files(family_dir_, *env_)) {
     if (temp_table_file_pid(p.filename().string()) == ::getpid()) continue;  // this process's own writes
     if (!is_plain_file(p)) {  // a link or folder of that name: not damka's, left alone
       if (failed) failed->push_back(p.string() + ": not a regular file, left alone");

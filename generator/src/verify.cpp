@@ -20,12 +20,10 @@ namespace damka {
 namespace {
 
 // The rules' table folder under dir, or why there is none.
-Expected<std::filesystem::path> family_folder(const Rules& rules, const std::filesystem::path& dir) {
+Expected<std::filesystem::path> family_folder(const Rules& rules, const std::filesystem::path& dir, Env& env) {
   const auto family = table_dir(tables_root(dir, rules), rules);
-  std::error_code ec;
-  if (!std::filesystem::is_directory(family, ec)) {
-    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
-      return Error(family.string() + ": " + ec.message(), ErrorCode::Io);
+  if (auto info = env.stat(family); !info || !info->directory) {
+    if (!info && info.code() != ErrorCode::NotFound) return Error(family.string() + ": " + info.message(), ErrorCode::Io);
     return Error(family.string() + ": no such directory (generate tables first: damka generate -v " +
                      std::string(rules.name) + " -o " + dir.string() + ")",
                  ErrorCode::NotFound);
@@ -47,9 +45,9 @@ const char* file_problem_name(VerifyFileProblem::Kind kind) {
 std::string describe(std::uint16_t code) { return describe_value(Value::decode(code), Metric::DTW); }
 
 Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesystem::path& dir) {
-  auto family = family_folder(rules, dir);
+  auto family = family_folder(rules, dir, default_env());
   if (!family) return family.error();
-  auto fc = verify_detail::check_folder(rules, *family);
+  auto fc = verify_detail::check_folder(rules, *family, default_env());
   if (!fc) return fc.error();
   return fc->order;
 }
@@ -57,9 +55,10 @@ Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesys
 Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::path& dir, const VerifyOptions& opts,
                                      const VerifyCallbacks& cb) {
   const auto start = std::chrono::steady_clock::now();
-  auto family = family_folder(rules, dir);
+  Env& env = env_or_default(opts.env);
+  auto family = family_folder(rules, dir, env);
   if (!family) return family.error();
-  auto checked = verify_detail::check_folder(rules, *family);
+  auto checked = verify_detail::check_folder(rules, *family, env);
   if (!checked) return checked.error();
   verify_detail::FolderCheck& fc = *checked;
   const std::filesystem::path root = family->parent_path();
@@ -96,7 +95,7 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
     const MetricSet files = fc.metrics.at(m);
     if (why.empty()) {
       // The whole files' checksums (headers were checked by name already).
-      if (Status s = check_material_files(rules, root, m, true, files); !s.ok()) {
+      if (Status s = check_material_files(rules, root, m, true, files, env); !s.ok()) {
         why = s.message();
         own = true;
         bad_files = s.code() != ErrorCode::Io;

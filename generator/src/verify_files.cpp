@@ -33,23 +33,23 @@ std::string stray_reason(const std::string& stem, Material& out) {
 }
 
 // Whether a header matches its file's name; the problem otherwise.
-std::string header_problem(const Rules& rules, const fs::path& path, const Material& m, Metric metric) {
-  auto reader = open_table(path, rules, m, metric);
+std::string header_problem(const Rules& rules, const fs::path& path, const Material& m, Metric metric, Env& env) {
+  auto reader = open_table(path, rules, m, metric, FileAccess::Pread, env);
   return reader ? std::string() : reader.message();
 }
 
 }  // namespace
 
-Expected<FolderCheck> check_folder(const Rules& rules, const fs::path& family_dir) {
+Expected<FolderCheck> check_folder(const Rules& rules, const fs::path& family_dir, Env& env) {
   FolderCheck fc;
   fc.family_dir = family_dir;
-  std::error_code ec;
+  auto names = env.list_dir(family_dir);
+  if (!names) return Error(family_dir.string() + ": " + names.message(), ErrorCode::Io);
   std::vector<fs::path> files;
-  for (fs::directory_iterator it(family_dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const auto ext = it->path().extension();
-    if (ext == ".wdl" || ext == ".dtw" || ext == ".dtc") files.push_back(it->path());
+  for (const std::string& name : *names) {
+    const auto ext = fs::path(name).extension();
+    if (ext == ".wdl" || ext == ".dtw" || ext == ".dtc") files.push_back(family_dir / name);
   }
-  if (ec) return Error(family_dir.string() + ": " + ec.message(), ErrorCode::Io);
   std::sort(files.begin(), files.end());
 
   // Names first: stray ones are listed and never opened.
@@ -76,7 +76,7 @@ Expected<FolderCheck> check_folder(const Rules& rules, const fs::path& family_di
     for (int i = 0; i < 3; ++i)
       if (present[m][static_cast<std::size_t>(i)])
         if (std::string why = header_problem(rules, table_path(family_dir.parent_path(), rules, m, kMetrics[i]), m,
-                                             kMetrics[i]);
+                                             kMetrics[i], env);
             !why.empty())
           fc.problems[{m, kMetrics[i]}] = why;
 

@@ -41,7 +41,8 @@ struct FolderCheck {
 // every table file's header and checks it against its name (rules,
 // material, metric, size), and finds the files that tables present need
 // but that are missing.  Fails only when the folder cannot be listed.
-// Cost: one header and block-index read per file.
-Expected<FolderCheck> check_folder(const Rules& rules, const std::filesystem::path& family_dir);
+// Every listing and open goes through `env`.  Cost: one header and
+// block-index read per file.
+Expected<FolderCheck> check_folder(const Rules& rules, const std::filesystem::path& family_dir, Env& env);
 
 }  // namespace damka::verify_detail

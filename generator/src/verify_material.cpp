@@ -137,9 +137,10 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
   std::unique_ptr<TableReader> own[3];
   const Metric own_metrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
   const bool own_present[3] = {true, files.dtw, files.dtc};
+  Env& env = env_or_default(opts.env);
   for (int f = 0; f < 3; ++f) {
     if (!own_present[f]) continue;
-    auto r = TableReader::open(table_path(root, rules, m, own_metrics[f]));
+    auto r = TableReader::open(table_path(root, rules, m, own_metrics[f]), FileAccess::Pread, env);
     if (!r) {
       out.status = r.error();
       return out;
@@ -150,7 +151,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
   const Metric primary = files.dtw ? Metric::DTW : Metric::WDL;
   std::unique_ptr<FileSuccessors> prim_src, dtc_src;
   {
-    auto a = FileSuccessors::open(rules, root, successors(m), primary, cache, residency.primary);
+    auto a = FileSuccessors::open(rules, root, successors(m), primary, cache, residency.primary, env);
     if (!a) {
       out.status = a.error();
       out.in_dependency = true;
@@ -158,7 +159,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     }
     prim_src = std::move(*a);
     if (files.dtc) {
-      auto b = FileSuccessors::open(rules, root, successors(m), Metric::DTC, cache, residency.dtc);
+      auto b = FileSuccessors::open(rules, root, successors(m), Metric::DTC, cache, residency.dtc, env);
       if (!b) {
         out.status = b.error();
         out.in_dependency = true;

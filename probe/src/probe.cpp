@@ -13,8 +13,9 @@
 #include <system_error>
 #include <utility>
 
-#include "damka/index.hpp"
 #include "damka/cached_table.hpp"
+#include "damka/index.hpp"
+#include "damka/material_number.hpp"
 #include "damka/open_table.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
@@ -24,25 +25,6 @@
 namespace damka {
 
 namespace {
-
-
-// Dense numbering of every material of up to kMaxIndexPieces pieces:
-// slot = base[wm][wk][bm] + bk.
-constexpr int kMaxP = kMaxIndexPieces;
-struct MaterialNumbering {
-  std::array<std::array<std::array<int, kMaxP + 1>, kMaxP + 1>, kMaxP + 1> base{};
-  int total = 0;
-  constexpr MaterialNumbering() {
-    for (int wm = 0; wm <= kMaxP; ++wm)
-      for (int wk = 0; wm + wk <= kMaxP; ++wk)
-        for (int bm = 0; wm + wk + bm <= kMaxP; ++bm) {
-          base[wm][wk][bm] = total;
-          total += kMaxP + 1 - wm - wk - bm;
-        }
-  }
-  constexpr int slot(const Material& m) const { return base[m.wm][m.wk][m.bm] + m.bk; }
-};
-constexpr MaterialNumbering kNumbering{};
 
 // kUnreadable is never stored: open_file returns it after an I/O failure and
 // leaves the file kUntried, so the next probe tries again.
@@ -80,17 +62,17 @@ struct Tablebase::Impl {
         root(std::move(root_dir)),
         family_dir(table_dir(tables_root(root, r), r)),
         options(std::move(opt)),
-        tables(std::make_unique<std::atomic<MaterialTables*>[]>(static_cast<std::size_t>(kNumbering.total))),
+        tables(std::make_unique<std::atomic<MaterialTables*>[]>(static_cast<std::size_t>(kMaterialNumbers))),
         cache(options.cache_bytes) {}
   ~Impl() {
-    for (int i = 0; i < kNumbering.total; ++i) delete tables[i].load(std::memory_order_relaxed);
+    for (int i = 0; i < kMaterialNumbers; ++i) delete tables[i].load(std::memory_order_relaxed);
   }
 
   const Rules& rules;
   std::filesystem::path root, family_dir;
   TablebaseOptions options;
   int max_pieces = 0;
-  std::unique_ptr<std::atomic<MaterialTables*>[]> tables;  // by kNumbering slot; created on first use
+  std::unique_ptr<std::atomic<MaterialTables*>[]> tables;  // by material_number(); created on first use
   std::mutex create_mu;
   mutable TableCache cache;
   mutable std::mutex errors_mu;
@@ -99,7 +81,7 @@ struct Tablebase::Impl {
   // ---- files ---------------------------------------------------------
 
   MaterialTables& tables_of(const Material& canonical) {
-    std::atomic<MaterialTables*>& slot = tables[kNumbering.slot(canonical)];
+    std::atomic<MaterialTables*>& slot = tables[material_number(canonical)];
     if (MaterialTables* t = slot.load(std::memory_order_acquire)) return *t;
     std::lock_guard lock(create_mu);
     if (MaterialTables* t = slot.load(std::memory_order_acquire)) return *t;
@@ -466,37 +448,37 @@ Tablebase::~Tablebase() = default;
 Expected<std::unique_ptr<Tablebase>> Tablebase::open(const Rules& rules, const std::filesystem::path& dir,
                                                      TablebaseOptions options) {
   try {
-    std::error_code ec;
     if (dir.empty()) return Error("the table directory is an empty path");
-    if (!std::filesystem::is_directory(dir, ec)) {
-      if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
-        return Error(dir.string() + ": " + ec.message() + " (I/O error)", ErrorCode::Io);
-      return Error(dir.string() + ": " + (std::filesystem::exists(dir, ec) ? "not a directory" : "no such directory"),
-                   ErrorCode::NotFound);
+    Env& env = env_or_default(options.env);
+    if (auto info = env.stat(dir); !info || !info->directory) {
+      if (!info && info.code() != ErrorCode::NotFound)
+        return Error(dir.string() + ": " + info.message() + " (I/O error)", ErrorCode::Io);
+      return Error(dir.string() + ": " + (info ? "not a directory" : "no such directory"), ErrorCode::NotFound);
     }
     auto impl = std::make_unique<Impl>(rules, dir, std::move(options));
     // The largest material present, for callers deciding whether to probe:
     // names are only candidates; the largest whose header checks out counts
     // (an empty or foreign file named 16Kv16K.wdl does not).
     std::map<int, std::vector<std::pair<Material, Metric>>, std::greater<>> candidates;
-    if (std::filesystem::is_directory(impl->family_dir, ec)) {
-      ec.clear();
-      for (std::filesystem::directory_iterator it(impl->family_dir, ec), end; !ec && it != end; it.increment(ec)) {
-        const auto ext = it->path().extension().string();
+    if (auto family = env.stat(impl->family_dir); family && family->directory) {
+      auto names = env.list_dir(impl->family_dir);
+      if (!names)
+        return Error(impl->family_dir.string() + ": cannot list: " + names.message() + " (I/O error)", ErrorCode::Io);
+      for (const std::string& name : *names) {
+        const std::filesystem::path file(name);
+        const auto ext = file.extension().string();
         if (ext != ".wdl" && ext != ".dtw" && ext != ".dtc") continue;
         const Metric metric = ext == ".wdl" ? Metric::WDL : ext == ".dtw" ? Metric::DTW : Metric::DTC;
-        auto m = Material::parse(it->path().stem().string());
+        auto m = Material::parse(file.stem().string());
         if (!m.ok() || !m->is_valid() || !m->is_canonical() || m->white() == 0 || m->black() == 0 ||
             m->pieces() > kMaxIndexPieces)
           continue;
         candidates[m->pieces()].emplace_back(*m, metric);
       }
-      if (ec) return Error(impl->family_dir.string() + ": cannot list: " + ec.message() + " (I/O error)", ErrorCode::Io);
     }
     for (const auto& [pieces, files] : candidates) {
       for (const auto& [m, metric] : files) {
-        if (open_table(table_path(dir, rules, m, metric), rules, m, metric, FileAccess::Pread,
-                       env_or_default(impl->options.env))
+        if (open_table(table_path(dir, rules, m, metric), rules, m, metric, FileAccess::Pread, env)
                 .ok()) {
           impl->max_pieces = pieces;
           break;

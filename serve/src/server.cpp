@@ -318,7 +318,7 @@ struct Server::Impl {
               continue;
             }
             std::lock_guard lock(vs->statutes_mu);
-            if (!vs->values) vs->values = std::make_unique<TableDirValues>(*vs->rules, opt.tables);
+            if (!vs->values) vs->values = std::make_unique<TableDirValues>(*vs->rules, opt.tables, values_options());
             if (vs->values->statute_table(book, c, m).ok()) {
               bytes += need;
               ++computed;
@@ -334,10 +334,17 @@ struct Server::Impl {
         " s" + (budget_reached ? " (larger materials are computed on first request)" : ""));
   }
 
+  // The statutes' value source reads the tables through the server's Env.
+  TableDirOptions values_options() const {
+    TableDirOptions o;
+    o.env = opt.env;
+    return o;
+  }
+
   json statutes_of(VariantState& vs, const Query& q) {
     const Rulebook& book = books.at(q.rulebook);
     std::lock_guard lock(vs.statutes_mu);
-    if (!vs.values) vs.values = std::make_unique<TableDirValues>(*vs.rules, opt.tables);
+    if (!vs.values) vs.values = std::make_unique<TableDirValues>(*vs.rules, opt.tables, values_options());
     return statutes_json(q.rulebook, q.moves, judge(book, *vs.rules, q.position, q.moves, *vs.values));
   }
 
@@ -534,6 +541,7 @@ Expected<std::unique_ptr<Server>> Server::create(ServeOptions options) {
     vs->rules = &rules_of(v);
     TablebaseOptions topt;
     topt.cache_bytes = opt.cache_bytes;
+    topt.env = opt.env;
     topt.on_error = [self](const std::string& m) { self->log("damka serve: table error: " + m); };
     auto tb = Tablebase::open(*vs->rules, opt.tables, topt);
     if (!tb) return Error("cannot open tables: " + tb.message());

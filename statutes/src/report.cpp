@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "damka/index.hpp"
+#include "damka/material.hpp"
 #include "damka/notation.hpp"
 #include "damka/slots.hpp"
-#include "damka/solver.hpp"
 #include "damka/statutes.hpp"
 #include "material_index.hpp"
 

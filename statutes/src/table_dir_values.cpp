@@ -33,6 +33,7 @@ TableDirValues::TableDirValues(const Rules& rules, std::filesystem::path dir, co
   TablebaseOptions t;
   t.cache_bytes = cache_share(options);
   t.map_files = false;  // pread: the memory used is the cache's
+  t.env = options.env;
   auto tb = Tablebase::open(rules, dir_, t);
   if (tb) tb_ = std::move(*tb);
   else open_error_ = tb.error();

@@ -242,7 +242,7 @@ Expected<const StatuteCounts*> ValueSource::compute_counts(const Rulebook& book,
 
 // ------------------------------------------------------------ in memory
 
-SolverValues::SolverValues(const Solver& solver) : ValueSource(solver.rules()), solver_(solver) {}
+SolverValues::SolverValues(const Rules& rules, const TableSource& tables) : ValueSource(rules), tables_(tables) {}
 
 SolverValues::~SolverValues() = default;
 
@@ -254,7 +254,7 @@ Expected<Value> SolverValues::value(const Position& p, Metric metric) const {
   Error failure;
   auto stored = [&](const Position& q, Value& out) {
     const Material m = material_of(q).canonical();
-    const SolvedTable* t = solver_.table(m);
+    const SolvedTable* t = tables_.find(m);
     if (!t) {
       failure = Error("no table for " + m.name() + " (" + describe() + ")", ErrorCode::NotFound);
       return Read::Failed;
@@ -270,7 +270,7 @@ Expected<Value> SolverValues::value(const Position& p, Metric metric) const {
 }
 
 Expected<const std::vector<std::uint16_t>*> SolverValues::kings_only(const Material& canonical) const {
-  const SolvedTable* t = solver_.table(canonical);
+  const SolvedTable* t = tables_.find(canonical);
   if (!t) return Error("no table for " + canonical.name() + " (" + describe() + ")", ErrorCode::NotFound);
   // Without men the only restarts are captures and promotions: DTC itself.
   if (canonical.men() == 0) return &t->dtc;

@@ -1,7 +1,7 @@
 // The `damka` command under faults: a kill in the write/rename window, a
 // second concurrent run, a FIFO, too few file descriptors, and small input
 // mistakes each give a clear message and a non-zero exit, nothing stray
-// or lost.
+// or lost; every command reads its tables through the CLI's Context.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -206,6 +206,40 @@ TEST_F(CliFaults, SmallMistakesAreRefusedClearly) {
   r = damka("verify -v russian '/tmp/" + std::string(5000, 'd') + "'");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("too long"), std::string::npos) << r.out.substr(r.out.size() > 300 ? r.out.size() - 300 : 0);
+}
+
+// Every command that reads tables reads them through the CLI's Context
+// (damka_faulty's FaultEnv): the same commands that succeed with the
+// shipped damka fail, with an exit code of 1, when every read or every
+// folder listing of the test Env fails.
+TEST_F(CliFaults, EveryCommandThatReadsTablesReadsThroughTheContextEnv) {
+  ASSERT_EQ(damka("generate -v russian -n 3 -t 1 -o " + q(dir_)).code, 0);
+  const std::string probe = "probe -v russian --tables " + q(dir_) + " W:WKa1,Kc3:BKh8";
+  const std::vector<std::string> readers = {
+      probe,
+      "info " + q(family()),
+      "info --stats " + q(dir_),
+      "verify " + q(dir_),
+      "statutes --max-pieces 3 -m 2Kv1K --tables " + q(dir_),
+  };
+  for (const std::string& args : readers) {
+    SCOPED_TRACE(args);
+    const Outcome fine = damka(args);
+    EXPECT_EQ(fine.code, 0) << fine.out;
+    const Outcome failed = damka_faulty(args, "eio-read");
+    EXPECT_EQ(failed.code, 1) << failed.out;
+  }
+  for (const std::string& args : {"info " + q(family()), "verify " + q(dir_), "statutes --max-pieces 3 -m 2Kv1K --tables " + q(dir_)}) {
+    const Outcome failed = damka_faulty(args, "eio-read");
+    EXPECT_NE(failed.out.find("Input/output error"), std::string::npos) << args << "\n" << failed.out;
+  }
+  // A folder that cannot be listed: an I/O error naming the folder.
+  for (const std::string& args : {probe, "verify " + q(dir_), "info --stats " + q(dir_)}) {
+    const Outcome failed = damka_faulty(args, "eio-list");
+    EXPECT_EQ(failed.code, 1) << args << "\n" << failed.out;
+    EXPECT_NE(failed.out.find("Input/output error"), std::string::npos) << args << "\n" << failed.out;
+    EXPECT_NE(failed.out.find(dir_.string()), std::string::npos) << args << "\n" << failed.out;
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "damka/safe_file.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
+#include "damka/table_scan.hpp"
 #include "fault_env.hpp"
 
 namespace damka {
@@ -116,6 +118,59 @@ TEST(Env, PosixLockFileIsExclusiveAndNeverALink) {
   EXPECT_EQ(slurp(victim), "precious");
 }
 
+TEST(Env, PosixListsAndMakesFolders) {
+  Dir d;
+  Env& env = default_env();
+  ASSERT_TRUE(env.make_dirs(d.path / "a" / "b" / "c").ok());
+  EXPECT_TRUE(env.make_dirs(d.path / "a" / "b").ok());  // there already: nothing to do
+  { std::ofstream(d.path / "a" / "file.txt") << "x"; }
+  auto names = env.list_dir(d.path / "a");
+  ASSERT_TRUE(names.ok()) << names.message();
+  std::sort(names->begin(), names->end());
+  EXPECT_EQ(*names, (std::vector<std::string>{"b", "file.txt"}));
+  auto info = env.stat(d.path / "a" / "b");
+  ASSERT_TRUE(info.ok());
+  EXPECT_TRUE(info->directory);
+  EXPECT_FALSE(info->regular);
+  EXPECT_EQ(env.list_dir(d.path / "missing").code(), ErrorCode::NotFound);
+  EXPECT_EQ(env.list_dir(d.path / "a" / "file.txt").code(), ErrorCode::NotFound);
+  // A file where a folder should be: Io, naming it (not a bare "File exists").
+  const Status blocked = env.make_dirs(d.path / "a" / "file.txt" / "sub");
+  EXPECT_EQ(blocked.code(), ErrorCode::Io);
+  EXPECT_NE(blocked.message().find("file.txt: not a directory"), std::string::npos) << blocked.message();
+}
+
+// A folder listing or the making of a folder that the system refuses is an
+// I/O error where the libraries list and make folders (never Corrupt,
+// never a crash): the scan of a tables folder, the output lock's folder.
+TEST(Env, ListingAndMkdirFaultsAreIoErrors) {
+  Dir d;
+  ASSERT_TRUE(default_env().make_dirs(d.path / "russian").ok());
+  { std::ofstream(d.path / "russian" / "2Kv1K.wdl.tmp.1.7") << "x"; }
+  ASSERT_TRUE(scan_table_folder(d.path).ok());
+  EXPECT_EQ(temp_table_files(d.path / "russian").size(), 1u);
+
+  FaultPlan list;
+  list.list_errno = EIO;
+  FaultEnv unlistable(list);
+  auto scan = scan_table_folder(d.path, unlistable);
+  ASSERT_FALSE(scan.ok());
+  EXPECT_EQ(scan.code(), ErrorCode::Io) << scan.message();
+  EXPECT_NE(scan.message().find(d.path.string() + ": Input/output error"), std::string::npos) << scan.message();
+  auto family = scan_table_folder(d.path / "russian", unlistable);
+  EXPECT_EQ(family.code(), ErrorCode::Io) << family.message();
+  EXPECT_TRUE(temp_table_files(d.path / "russian", unlistable).empty());  // none known: nothing removed
+
+  FaultPlan mkdir;
+  mkdir.mkdir_errno = EACCES;
+  FaultEnv unmakeable(mkdir);
+  const Status made = unmakeable.make_dirs(d.path / "new" / "folder");
+  EXPECT_EQ(made.code(), ErrorCode::Io);
+  EXPECT_NE(made.message().find("Permission denied"), std::string::npos) << made.message();
+  EXPECT_TRUE(unmakeable.make_dirs(d.path / "russian").ok());  // there already
+  EXPECT_FALSE(fs::exists(d.path / "new"));
+}
+
 TEST(Env, FaultNamesAreParsed) {
   EXPECT_TRUE(testing::fault_plan_named("kill-mid-write")->kill_at_table_header);
   EXPECT_TRUE(testing::fault_plan_named("kill-before-rename")->kill_before_table_rename);
@@ -124,6 +179,8 @@ TEST(Env, FaultNamesAreParsed) {
   EXPECT_EQ(enospc->fail_write, 7);
   EXPECT_EQ(enospc->write_errno, ENOSPC);
   EXPECT_EQ(testing::fault_plan_named("eio-read")->read_errno, EIO);
+  EXPECT_EQ(testing::fault_plan_named("eio-list")->list_errno, EIO);
+  EXPECT_EQ(testing::fault_plan_named("eacces-mkdir")->mkdir_errno, EACCES);
   EXPECT_FALSE(testing::fault_plan_named("enospc-write-x").has_value());
   EXPECT_FALSE(testing::fault_plan_named("no-such-fault").has_value());
 }

@@ -1,13 +1,63 @@
-// Material names, parsing, canonical choice and enumeration.
+// Material names, parsing, canonical choice and enumeration; the build
+// order; the one dense number of a material.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 #include "damka/material.hpp"
+#include "damka/material_number.hpp"
 
 namespace damka {
 namespace {
+
+// Every material of up to kMaxIndexPieces pieces has its own number, and
+// the numbers fill [0, kMaterialNumbers).
+TEST(Material, NumbersAreDenseAndDistinct) {
+  std::set<int> seen;
+  for (int wm = 0; wm <= kMaxIndexPieces; ++wm)
+    for (int wk = 0; wm + wk <= kMaxIndexPieces; ++wk)
+      for (int bm = 0; wm + wk + bm <= kMaxIndexPieces; ++bm)
+        for (int bk = 0; wm + wk + bm + bk <= kMaxIndexPieces; ++bk) {
+          const Material m{wm, wk, bm, bk};
+          ASSERT_TRUE(has_material_number(m)) << m.name();
+          const int n = material_number(m);
+          ASSERT_GE(n, 0) << m.name();
+          ASSERT_LT(n, kMaterialNumbers) << m.name();
+          ASSERT_TRUE(seen.insert(n).second) << m.name() << " shares number " << n;
+        }
+  EXPECT_EQ(static_cast<int>(seen.size()), kMaterialNumbers);
+  EXPECT_EQ(kMaterialNumbers, 4845);  // C(20, 4): four counts summing to at most 16
+  EXPECT_FALSE(has_material_number(Material{9, 0, 8, 0}));
+  EXPECT_FALSE(has_material_number(Material{-1, 1, 0, 1}));
+}
+
+// Build order: each material after everything it converts into; successors
+// are one capture or promotion away, the closure everything reachable.
+TEST(Material, BuildOrderComesAfterSuccessors) {
+  const std::vector<Material> order = build_order(4);
+  ASSERT_FALSE(order.empty());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    EXPECT_TRUE(order[i].is_canonical());
+    for (const Material& s : successors(order[i])) {
+      const auto at = std::find(order.begin(), order.end(), s);
+      ASSERT_NE(at, order.end()) << s.name();
+      EXPECT_LT(at - order.begin(), static_cast<std::ptrdiff_t>(i)) << s.name() << " before " << order[i].name();
+      EXPECT_TRUE(build_before(s, order[i]));
+    }
+  }
+  // 1K1Mv1K: a promotion gives 2Kv1K, Black's capture of the king 1Mv1K
+  // (canonical 1Kv1M), of the man 1Kv1K.
+  const auto m = *Material::parse("1K1Mv1K");
+  EXPECT_EQ(successors(m), (std::vector<Material>{*Material::parse("1Kv1K"), Material::parse("1Mv1K")->canonical(),
+                                                  *Material::parse("2Kv1K")}));
+  const std::vector<Material> closure = successors_closure(*Material::parse("1K1Mv1M"));
+  for (const Material& s : successors(*Material::parse("1K1Mv1M")))
+    EXPECT_NE(std::find(closure.begin(), closure.end(), s), closure.end()) << s.name();
+  EXPECT_NE(std::find(closure.begin(), closure.end(), *Material::parse("1Kv1K")), closure.end());
+}
 
 TEST(Material, Names) {
   EXPECT_EQ((Material{0, 3, 0, 1}).name(), "3Kv1K");

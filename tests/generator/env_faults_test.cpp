@@ -1,6 +1,7 @@
 // generate() under the faults of a test Env (GenerateOptions::env): a full
 // disk at any point of a build is a clean error that leaves no partial
-// table and no temporary file, and the same command then builds everything.
+// table and no temporary file, and the same command then builds everything;
+// an output folder that cannot be made is an I/O error.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <filesystem>
 
 #include "damka/generate.hpp"
+#include "damka/output_lock.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
 #include "fault_env.hpp"
@@ -59,6 +61,27 @@ TEST(GenerateEnv, FullDiskIsACleanErrorAndTheSameCommandResumes) {
     EXPECT_TRUE(got == reference);
   }
   fs::remove_all(dir);
+}
+
+// The output folder cannot be made (Env::make_dirs refused): the lock and
+// generate() fail with an I/O error naming it, and nothing is made.
+TEST(GenerateEnv, AnOutputFolderThatCannotBeMadeIsAnIoError) {
+  const Rules& r = rules_of(Variant::Russian);
+  const fs::path dir = fs::temp_directory_path() / ("damka_generate_mkdir_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  testing::FaultPlan plan;
+  plan.mkdir_errno = EACCES;
+  testing::FaultEnv env(plan);
+  auto lock = OutputLock::acquire(r, dir, env);
+  ASSERT_FALSE(lock.ok());
+  EXPECT_EQ(lock.code(), ErrorCode::Io) << lock.message();
+  GenerateOptions o = test::options(dir, 3, 2);
+  o.env = &env;
+  auto built = generate(r, o);
+  ASSERT_FALSE(built.ok());
+  EXPECT_EQ(built.code(), ErrorCode::Io) << built.message();
+  EXPECT_NE(built.message().find("Permission denied"), std::string::npos) << built.message();
+  EXPECT_FALSE(fs::exists(dir));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // PackedBlock (private to damka_probe): every kind and length round-trips.
 // BlockCache: a sharded cache (capacity of several shards) answers what was
 // inserted, stays within its capacity and evicts, with threads inserting at
-// once.
+// once; two caches, each with its own epoch, read and evicting at once.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -121,6 +121,55 @@ TEST(BlockCache, ReadersNeverSeeAReclaimedBlock) {
   // Four threads, fewer than the cache's counter pairs: every look-up counted.
   EXPECT_EQ(st.hits, hits.load());
   EXPECT_EQ(st.hits + st.misses, lookups.load());
+}
+
+// Each cache owns its epoch, while the thread records readers announce in
+// are shared: two small caches read and evicting at once from the same
+// threads (each look-up announcing its own cache's epoch) must still answer
+// only their own blocks, free what they evict once readers are done, and
+// stay within their capacities.
+TEST(BlockCache, TwoCachesEvictingAtOnceKeepTheirOwnEpochs) {
+  constexpr std::size_t kCapacity = std::size_t{256} << 10;
+  constexpr std::uint32_t kCodes = 4096;
+  constexpr std::uint64_t kBlocks = 300;
+  BlockCache caches[2] = {BlockCache(kCapacity), BlockCache(kCapacity)};
+  BlockTable tables[2] = {BlockTable(kBlocks), BlockTable(kBlocks)};
+  auto code_of = [](int c, std::uint64_t b, std::uint32_t i) {
+    return static_cast<std::uint16_t>((b * (c + 3) + i) % 241);
+  };
+  std::atomic<std::uint64_t> wrong{0}, hits{0};
+  std::vector<std::thread> threads;
+  for (int th = 0; th < 4; ++th)
+    threads.emplace_back([&, th] {
+      std::mt19937_64 rng(200 + th);
+      std::vector<std::uint16_t> codes(kCodes);
+      for (int round = 0; round < 20000; ++round) {
+        const int c = static_cast<int>(rng() % 2);
+        const std::uint64_t b = rng() % kBlocks;
+        const auto i = static_cast<std::uint32_t>(rng() % kCodes);
+        std::uint16_t got = 0;
+        if (caches[c].lookup(tables[c], b, i, &got)) {
+          ++hits;
+          if (got != code_of(c, b, i)) ++wrong;
+          continue;
+        }
+        for (std::uint32_t j = 0; j < kCodes; ++j) codes[j] = code_of(c, b, j);
+        caches[c].insert(tables[c], b, PackedBlock::pack(codes, PackedBlock::Kind::U8));
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0u);
+  EXPECT_GT(hits.load(), 0u);
+  for (int c = 0; c < 2; ++c) {
+    const BlockCache::Stats st = caches[c].stats();
+    EXPECT_LE(st.bytes, kCapacity) << "cache " << c;
+    EXPECT_LT(st.blocks, kBlocks) << "cache " << c;
+    // Every block still held answers its own codes.
+    for (std::uint64_t b = 0; b < kBlocks; ++b) {
+      std::uint16_t got = 0;
+      if (caches[c].lookup(tables[c], b, 5, &got)) EXPECT_EQ(got, code_of(c, b, 5)) << "cache " << c << " block " << b;
+    }
+  }
 }
 
 TEST(AsymmetricFence, HeavyHalfOrdersOrSaysItCannot) {

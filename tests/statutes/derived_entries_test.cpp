@@ -141,7 +141,7 @@ TEST_P(DerivedEntries, StatutesAndVerifyGiveWhatTrueValuesGive) {
   const Rulebook book = statutes_test::book(GetParam().book);
   ReportOptions opt;
   opt.max_pieces = n;
-  SolverValues memory(solver);
+  SolverValues memory(solver.rules(), solver);
   auto expected = analyse(book, rules, memory, opt);
   ASSERT_TRUE(expected.ok()) << expected.message();
   const auto want = report_json(*expected, rules)["clauses"];

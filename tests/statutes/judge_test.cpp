@@ -25,7 +25,7 @@ struct OwnCount {
   std::unique_ptr<statutes_test::Balance> balance;
   std::vector<statutes_test::Own> own;
   OwnCount() {
-    SolverValues values(three_kings().solver);
+    SolverValues values(three_kings().solver.rules(), three_kings().solver);
     balance = std::make_unique<statutes_test::Balance>(
         three_kings().roots, [&](const Position& q) { return values.value(q, Metric::WDL)->wdl; });
     own = statutes_test::own_values(*balance, 30);
@@ -51,7 +51,7 @@ std::optional<Position> find(int moves, Color stm, const std::function<bool(cons
 
 // One source for every call: statute-aware counts are computed once and kept.
 const SolverValues& shared_values() {
-  static const SolverValues v(three_kings().solver);
+  static const SolverValues v(three_kings().solver.rules(), three_kings().solver);
   return v;
 }
 
@@ -119,7 +119,7 @@ TEST(Judge, EachClausesCounterOnBothSidesOfItsLimit) {
     EXPECT_FALSE(r.ok()) << bad;
   }
   {
-    SolverValues sv(three_kings().solver);
+    SolverValues sv(three_kings().solver.rules(), three_kings().solver);
     EXPECT_FALSE(judge(ru, russian(), *p, StatuteCounters{{"2.1.9.1.8", -1}}, sv).ok());
     EXPECT_FALSE(judge(ru, russian(), *p, StatuteCounters{{"nope", 1}}, sv).ok());
   }
@@ -166,7 +166,7 @@ TEST(Judge, EachClausesCounterOnBothSidesOfItsLimit) {
   EXPECT_FALSE(d.wins_in_time);
   EXPECT_NE(d.summary.find("draw with perfect play"), std::string::npos) << d.summary;
 
-  SolverValues values(three_kings().solver);
+  SolverValues values(three_kings().solver.rules(), three_kings().solver);
   EXPECT_FALSE(judge(ru, russian(), *a1, -1, values).ok());
   EXPECT_FALSE(judge(ru, rules_of(Variant::Thai), *a1, 0, values).ok());
   // No table for this material in the solver: an error, not a guess.

@@ -35,7 +35,7 @@ TEST(KingsOnly, MatchesOwnSolverWithAMan) {
   Solver solver(russian(), 2);
   const Material km{1, 1, 0, 1};  // 1K1Mv1K
   solver.solve(km);
-  SolverValues values(solver);
+  SolverValues values(solver.rules(), solver);
   const auto roots = king_and_man_vs_king();
   own::Graph g(russian(), roots);
   const auto dtw = g.solve_dtw();
@@ -63,7 +63,7 @@ TEST(KingsOnly, EqualsDtcWithoutMen) {
   // Computed the long way (not the shortcut ValueSource takes for kings-only
   // materials), it must give DTC itself.
   const auto& t = statutes_test::three_kings();
-  SolverValues values(t.solver);
+  SolverValues values(t.solver.rules(), t.solver);
   for (const Material m : {Material{0, 3, 0, 1}, Material{0, 2, 0, 1}, Material{0, 1, 0, 1}}) {
     const SolvedTable* table = t.solver.table(m);
     ASSERT_NE(table, nullptr) << m.name();
@@ -76,7 +76,7 @@ TEST(KingsOnly, EqualsDtcWithoutMen) {
 TEST(KingsOnly, ReportUsesItForClause8) {
   Solver solver(russian(), 2);
   solver.solve(Material{1, 1, 0, 1});
-  SolverValues values(solver);
+  SolverValues values(solver.rules(), solver);
   ReportOptions opt;
   opt.max_pieces = 3;
   auto r = analyse(statutes_test::book("russian-federation"), russian(), values, opt);

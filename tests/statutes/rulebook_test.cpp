@@ -199,7 +199,7 @@ TEST(Coverage, Conditions) {
 
 TEST(Report, JsonTextAndSvg) {
   const auto& t = statutes_test::three_kings();
-  SolverValues values(t.solver);
+  SolverValues values(t.solver.rules(), t.solver);
   ReportOptions opt;
   opt.max_pieces = 4;
   opt.examples = 3;

@@ -73,7 +73,7 @@ Wdl plain_wdl(const ValueSource& values, const Position& q) {
 
 TEST(StatuteAware, ThreeKingsUnderClauses3And4MatchTheOwnCount) {
   const Rulebook ru = statutes_test::book("russian-federation");
-  SolverValues values(three_kings().solver);
+  SolverValues values(three_kings().solver.rules(), three_kings().solver);
   // 3Kv1K's exits reach 2Kv1K and less (no entry of .3 or .4 covers them:
   // plain play) or the end of the game.
   const Balance b(three_kings().roots, [&](const Position& q) { return plain_wdl(values, q); });
@@ -103,7 +103,7 @@ TEST(StatuteAware, ThreeKingsAndAManUnderClause4MatchTheOwnCount) {
   const Clause& c4 = clause_of(ru, "2.1.9.1.4");
   Solver solver(russian(), 2);
   solver.solve(Material{1, 3, 0, 1});
-  SolverValues values(solver);
+  SolverValues values(solver.rules(), solver);
 
   // Own values of 3Kv1K under .4 (the lone king taking the man lands there).
   const Balance kings(three_kings().roots, [&](const Position& q) { return plain_wdl(values, q); });

@@ -27,7 +27,7 @@ TEST(TableFiles, ReportAndJudgeFromFiles) {
 
   Solver solver(russian(), 2);
   solver.solve(Material{1, 1, 0, 1});
-  SolverValues memory(solver);
+  SolverValues memory(solver.rules(), solver);
   TableDirValues files(russian(), dir);
   EXPECT_TRUE(files.has_table(Material{0, 2, 0, 1}));
   EXPECT_FALSE(files.has_table(Material{0, 3, 0, 1}));

@@ -50,7 +50,7 @@ constexpr int kUnlimited = 40;
 // in its own chain).
 std::array<Figures, 2> own_figures(const std::function<bool(const Position&)>& covered, int limit) {
   const auto& t = three_kings();
-  SolverValues values(t.solver);
+  SolverValues values(t.solver.rules(), t.solver);
   const statutes_test::Balance b(t.roots, [&](const Position& q) { return values.value(q, Metric::WDL)->wdl; });
   const auto sa = statutes_test::own_values(b, limit);
   const auto free = statutes_test::own_values(b, kUnlimited);
@@ -86,7 +86,7 @@ const StatuteReport& report_of(const char* name) {
   auto it = cache.find(name);
   if (it == cache.end()) {
     const Rulebook b = statutes_test::book(name);
-    SolverValues values(three_kings().solver);
+    SolverValues values(three_kings().solver.rules(), three_kings().solver);
     ReportOptions opt;
     opt.max_pieces = 5;
     auto r = analyse(b, russian(), values, opt);
@@ -169,7 +169,7 @@ void check_clause(const char* book, const std::string& id, const std::function<b
 
 TEST(ThreeKings, OwnSolverAgreesWithTheTables) {
   const auto& t = three_kings();
-  SolverValues values(t.solver);
+  SolverValues values(t.solver.rules(), t.solver);
   ASSERT_EQ(t.roots.size(), 2u * 4960u * 29u);
   int longest = 0;
   for (const Position& p : t.roots) {
@@ -203,7 +203,7 @@ TEST(ThreeKings, ReportFiguresMatchTheOwnCount) {
     for (Clause& c : tight.clauses)
       if (c.id == "2.1.9.1.4") c.limit = 7;
     tight.name = "russian-federation-tight";
-    SolverValues values(three_kings().solver);
+    SolverValues values(three_kings().solver.rules(), three_kings().solver);
     ReportOptions opt;
     opt.max_pieces = 4;
     auto r = analyse(tight, russian(), values, opt);

@@ -62,6 +62,8 @@ std::optional<FaultPlan> fault_plan_named(const std::string& name) {
   else if (name == "kill-before-rename") p.kill_before_table_rename = true;
   else if (name == "eio-read") p.read_errno = EIO;
   else if (name == "short-read") p.short_reads = true;
+  else if (name == "eio-list") p.list_errno = EIO;
+  else if (name == "eacces-mkdir") p.mkdir_errno = EACCES;
   else if (number_after("enospc-write-", p.fail_write)) p.write_errno = ENOSPC;
   else if (number_after("eio-write-", p.fail_write)) p.write_errno = EIO;
   else return std::nullopt;
@@ -73,6 +75,20 @@ Expected<std::unique_ptr<File>> FaultEnv::open_read(const std::filesystem::path&
   auto f = base_.open_read(path);
   if (!f) return f.error();
   return std::unique_ptr<File>(new FaultFile(std::move(*f), *this, true, false));
+}
+
+Expected<std::vector<std::string>> FaultEnv::list_dir(const std::filesystem::path& dir) {
+  if (plan_.list_errno != 0) return Error(std::strerror(plan_.list_errno), ErrorCode::Io);
+  return base_.list_dir(dir);
+}
+
+Status FaultEnv::make_dirs(const std::filesystem::path& dir) {
+  if (plan_.mkdir_errno != 0) {
+    auto info = base_.stat(dir);
+    if (info && info->directory) return {};
+    return Error(dir.string() + ": cannot create directory: " + std::strerror(plan_.mkdir_errno), ErrorCode::Io);
+  }
+  return base_.make_dirs(dir);
 }
 
 Expected<TempFile> FaultEnv::create_temp(const std::filesystem::path& dir, std::string_view stem, unsigned mode) {

@@ -1,8 +1,8 @@
 // A test Env (damka/env.hpp) that injects faults into the file operations
 // of the code under test: the Nth write fails (ENOSPC, EIO, ...), reads fail
-// or end early, opens fail, and the process kills itself (SIGKILL) at the
-// write of a table file's header or instead of renaming a finished table
-// into place.  Everything else goes to the wrapped Env.  Thread-safe.
+// or end early, opens, folder listings or the making of folders fail, and
+// the process kills itself (SIGKILL) at the write of a table file's header
+// or instead of renaming a finished table into place.  Everything else goes to the wrapped Env.  Thread-safe.
 #pragma once
 
 #include <atomic>
@@ -28,6 +28,11 @@ struct FaultPlan {
   bool short_reads = false;
   // open_read fails with this errno; 0: opens succeed.
   int open_errno = 0;
+  // list_dir fails with this errno (Io); 0: listings succeed.
+  int list_errno = 0;
+  // make_dirs fails with this errno (Io) when it would have to make a
+  // folder (an existing folder is still fine); 0: it succeeds.
+  int mkdir_errno = 0;
   // SIGKILL at the write of a table file's header: the first write at
   // offset 0 to a temporary file of a table (<material>.<wdl|dtw|dtc>.tmp.*),
   // after its blocks are written ("kill-mid-write").
@@ -39,7 +44,7 @@ struct FaultPlan {
 
 // The plan a DAMKA_TEST_FAULT name stands for: "kill-mid-write",
 // "kill-before-rename", "enospc-write-<n>", "eio-write-<n>", "eio-read",
-// "short-read"; nullopt for another name.
+// "short-read", "eio-list", "eacces-mkdir"; nullopt for another name.
 std::optional<FaultPlan> fault_plan_named(const std::string& name);
 
 class FaultEnv final : public Env {
@@ -52,6 +57,8 @@ class FaultEnv final : public Env {
   Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
   Status remove(const std::filesystem::path& path) override { return base_.remove(path); }
   Expected<FileInfo> stat(const std::filesystem::path& path) override { return base_.stat(path); }
+  Expected<std::vector<std::string>> list_dir(const std::filesystem::path& dir) override;
+  Status make_dirs(const std::filesystem::path& dir) override;
 
   // Writes attempted so far (failed ones included).
   int writes() const { return writes_.load(); }

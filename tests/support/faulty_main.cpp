@@ -2,7 +2,8 @@
 // DAMKA_TEST_FAULT names, for the tests that run the executable under
 // faults (tests/cli).  Never installed; the shipped damka has no fault hooks.
 //   kill-mid-write, kill-before-rename, enospc-write-<n>, eio-write-<n>,
-//   eio-read, short-read: a FaultEnv (fault_env.hpp) for `damka generate`;
+//   eio-read, short-read, eio-list, eacces-mkdir: a FaultEnv (fault_env.hpp)
+//   for every command that opens files (cli::Context::env);
 //   kill-rank-<r>: rank r of an mpirun job kills itself (SIGKILL) while
 //   building its second job;
 //   bad-alloc-in-worker: every worker of the pass engine runs out of memory.

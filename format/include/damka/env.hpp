@@ -8,9 +8,12 @@
 // TablebaseOptions::env.  There is no process-wide Env to replace: the
 // libraries hold no mutable globals.
 //
+// Folders too: listing one (scan_table_folder, the stale notes of a
+// job) and making one with its parents (generate's output folder, the lock).
+//
 // Errors are coded (expected.hpp) and carry the system's reason as their
-// message, without the path, so that each caller names the file and what it
-// was doing: NotFound (no such file or folder), Io (the operating system
+// message, without the path (make_dirs excepted), so that each caller names
+// the file and what it was doing: NotFound (no such file or folder), Io (the operating system
 // failed: ENOSPC, EIO, EMFILE, ...; nothing is known to be wrong with the
 // data), Corrupt (a read found the file shorter than asked: it ends early).
 #pragma once
@@ -19,7 +22,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "damka/expected.hpp"
 
@@ -31,6 +36,7 @@ struct FileInfo {
   std::uint64_t device = 0, inode = 0, size = 0, links = 0;
   std::int64_t mtime_ns = 0;
   bool regular = false;
+  bool directory = false;
 };
 
 // An open file.  Destroying it closes it (unmaps its map, releases its
@@ -94,6 +100,17 @@ class Env {
   virtual Status remove(const std::filesystem::path& path) = 0;
   // stat(2) of a path (following links).  NotFound or Io.
   virtual Expected<FileInfo> stat(const std::filesystem::path& path) = 0;
+  // The names of a folder's entries ("." and ".." left out), in no
+  // particular order.  NotFound when there is no such folder (or it, or a
+  // part of its path, is not a folder), Io otherwise (permission denied, a
+  // read of the folder failing), with the system's reason.
+  // Cost: one read of the folder.
+  virtual Expected<std::vector<std::string>> list_dir(const std::filesystem::path& dir) = 0;
+  // Makes `dir` and every missing folder above it (mkdir -p); nothing when
+  // it is a folder already.  Io with a message naming the real problem and
+  // `dir`: a loop of symbolic links, a file where a folder should be (not a
+  // bare "File exists"), or the system's reason.  Cost: a few stat and mkdir calls.
+  virtual Status make_dirs(const std::filesystem::path& dir) = 0;
 };
 
 // The POSIX Env (open/pread/pwrite/mmap/fsync/rename/flock).  Thread-safe;

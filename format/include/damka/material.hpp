@@ -71,4 +71,20 @@ constexpr Material material_of(const Position& p) {
 // side has no piece are left out.
 std::vector<Material> materials_with(int pieces, bool both_sides_present);
 
+// ---- build order (format/src/material_order.cpp) ----
+// Whether `a` is built before `b`: fewer pieces first (captures remove
+// pieces), then fewer men (promotion turns a man into a king), then by
+// operator<=> (deterministic).  Every material comes after what it converts into.
+bool build_before(const Material& a, const Material& b);
+// Every canonical material with both sides present and 2..n pieces, in
+// build order.  Cost: microseconds.
+std::vector<Material> build_order(int max_pieces);
+// The canonical materials `m` can convert into by one capture or promotion
+// (both sides present), in build order.
+std::vector<Material> successors(const Material& m);
+// Every canonical material `m` converts into by one or more captures or
+// promotions (both sides present), in build order: what the value oracle's
+// search over captures may read for a position of m.
+std::vector<Material> successors_closure(const Material& m);
+
 }  // namespace damka

@@ -48,11 +48,7 @@ Expected<CreatedFile> create_temp_file(const std::filesystem::path& dir, std::st
 Status replace_file(const std::filesystem::path& path, std::string_view bytes, mode_t mode = 0644,
                     Env& env = default_env());
 
-// create_directories(dir) and, when it fails, an Error naming the real
-// problem: a loop of symbolic links, a file where a folder should be (not
-// the library's bare "File exists"), or the system's reason (ErrorCode::Io).
-// Cost: a few stat calls.  Thread-safe.
-Status make_directories(const std::filesystem::path& dir);
+// (Making a folder with its parents: Env::make_dirs, env.hpp.)
 
 // True when `path` itself (not what a link points to: lstat) is a regular
 // file.  Cleanup code removes only such files.  Cost: one lstat().

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/material.hpp"
 #include "damka/rules.hpp"
 #include "damka/value.hpp"
@@ -41,7 +42,7 @@ std::string table_name_problem(const std::filesystem::path& path, const Material
 // `filename` (a name, not a path) has that pattern, else -1.
 long temp_table_file_pid(std::string_view filename);
 // The files of that pattern directly in `family_dir`, sorted (none when the
-// directory cannot be read).  Cost: one directory listing.
-std::vector<std::filesystem::path> temp_table_files(const std::filesystem::path& family_dir);
+// directory cannot be read).  Cost: one directory listing, through `env`.
+std::vector<std::filesystem::path> temp_table_files(const std::filesystem::path& family_dir, Env& env = default_env());
 
 }  // namespace damka

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/rules.hpp"
 #include "damka/table_file.hpp"
@@ -45,8 +46,11 @@ struct TableFolderScan {
 // reads the header and block table, not the blocks).  Fails only when `dir`
 // is not a readable directory, or holds table files outside a folder named
 // after a family; a family subfolder that cannot be listed is named in
-// `unreadable` and the others are scanned.  Thread-safe; cost: one open per table file.
-Expected<TableFolderScan> scan_table_folder(const std::filesystem::path& dir);
+// `unreadable` and the others are scanned.  Every stat, listing and open
+// goes through `env`: a folder that cannot be stat'ed or listed is an Io
+// error (NotFound when it does not exist).  Thread-safe; cost: one open per
+// table file.
+Expected<TableFolderScan> scan_table_folder(const std::filesystem::path& dir, Env& env = default_env());
 
 // The one wording for a table built for other rules than those expected:
 // "<file>: built for english rules, expected russian (rules fingerprint 0x..., russian's is 0x...)".

@@ -22,6 +22,17 @@
 //
 // Determinism.  The values are the unique fixpoint of the pass, so they do
 // not depend on the number of threads or on the order of work.
+//
+// Threads.  OpenMP teams of BuildOptions::threads: one parallel region per
+// level with units (dynamic schedule, no barrier inside), but a team of
+// threads on one unit meets at a barrier after every distance of every
+// pass.  With libgomp's default wait policy the threads that arrive first
+// spin there; on a machine with other work they take the core the last
+// thread needs, and 2 threads ran 2-4x slower than 1.  A caller on a shared
+// machine should run with OMP_WAIT_POLICY=passive (read by the runtime when
+// it loads: an environment setting of the process); the damka CLI sets it
+// unless the user chose a policy.  On idle cores it costs nothing
+// measurable.  BuildStats::profile says how busy the threads were.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +50,7 @@
 #include "damka/index.hpp"
 #include "damka/material.hpp"
 #include "damka/metric_spec.hpp"
+#include "damka/phase_profile.hpp"
 #include "damka/position.hpp"
 #include "damka/rules.hpp"
 
@@ -65,9 +77,13 @@ class SuccessorReader {
   // first error (error() non-empty).
   virtual std::uint16_t code(const Position& q) = 0;
   const std::string& error() const { return error_; }
+  // Seconds this reader spent reading and decoding files (0 for tables in
+  // memory): the phase profile's reads.
+  double read_seconds() const { return read_seconds_; }
 
  protected:
   std::string error_;
+  double read_seconds_ = 0;
 };
 
 class SuccessorSource {
@@ -102,6 +118,9 @@ struct BuildStats {
   std::uint64_t peak_bytes = 0; // planned peak memory
   bool spilled = false;         // finished levels went to a temporary file
   double seconds = 0;
+  // Where the time went (phase_profile.hpp): units or team (the levels),
+  // flush, write (the store streamed to the sink), other (the set-up).
+  PhaseProfile profile;
 };
 
 // Splits each level of one material among cooperating processes (MPI ranks,

@@ -28,6 +28,7 @@
 #include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
+#include "damka/phase_profile.hpp"
 #include "damka/table_file.hpp"
 #include "damka/rules.hpp"
 #include "damka/solver.hpp"
@@ -70,6 +71,10 @@ struct GenerateOptions {
   // from it); before_unit becomes every build's BuildOptions::before_unit.
   std::function<void(int rank, int job)> job_progress_hook;
   std::function<void()> before_unit;
+  // plan_generation: the calibration's rate (positions per second on one
+  // thread) instead of timing one; 0: timed (a test sets it to compare
+  // plans without the timing's noise).
+  double calibrated_rate = 0;
 };
 
 // The default --memory: 80% of the machine's physical memory.
@@ -106,6 +111,10 @@ struct TableReport {
   // predicts the same and counts it in predicted.peak_bytes.
   std::uint64_t resident_bytes = 0;
   int rank = 0;                        // several ranks: who builds it (RankJob::kAllRanks: split among all)
+  // Built tables: where the time went (phase_profile.hpp); the phases' wall
+  // times sum to about `seconds`.  generate() keeps it in the folder's
+  // phase notes (phase_notes.hpp), which plan_generation reads.
+  PhaseProfile profile;
 };
 
 // Progress, called from the building thread.

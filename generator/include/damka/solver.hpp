@@ -13,25 +13,12 @@
 #include "damka/material.hpp"
 #include "damka/position.hpp"
 #include "damka/rules.hpp"
+#include "damka/solved_table.hpp"
 #include "damka/value.hpp"
 
 namespace damka {
 
-// Values of one canonical material: codes (value.hpp) per table slot
-// (see format's locate()/table_slots()).
-struct SolvedTable {
-  Material material;
-  std::vector<std::uint16_t> dtw;  // DTW codes; WDL is the DTW code's Wdl
-  std::vector<std::uint16_t> dtc;  // DTC codes
-};
-
-// Where the solver reads the values of materials it depends on.
-class TableSource {
- public:
-  virtual ~TableSource() = default;
-  // The table of a canonical material, or nullptr if not available.
-  virtual const SolvedTable* find(const Material& canonical) const = 0;
-};
+// SolvedTable and TableSource: solved_table.hpp.
 
 struct SolveStats {
   std::uint64_t positions = 0;  // slots solved
@@ -40,7 +27,8 @@ struct SolveStats {
   double seconds = 0;
 };
 
-class Solver {
+// Also a TableSource of the tables it holds.
+class Solver : public TableSource {
  public:
   explicit Solver(const Rules& rules, int threads = 1);
   ~Solver();
@@ -64,6 +52,7 @@ class Solver {
   // position from its captures); nullopt if a table it needs is not here.
   std::optional<Value> value(const Position& p, Metric metric) const;
   const SolvedTable* table(const Material& canonical) const;
+  const SolvedTable* find(const Material& canonical) const override { return table(canonical); }
   const Rules& rules() const { return rules_; }
   // Called after each level of a material: positions done and total.
   using ProgressFn = std::function<void(std::uint64_t done, std::uint64_t total)>;
@@ -76,15 +65,6 @@ class Solver {
   std::map<Material, std::unique_ptr<SolvedTable>> tables_;
 };
 
-// Every canonical material with both sides present and 2..n pieces, in an
-// order where each material comes after everything it converts into.
-std::vector<Material> build_order(int max_pieces);
-// The canonical materials `m` can convert into by one capture or promotion
-// (both sides present), in build order.
-std::vector<Material> successors(const Material& m);
-// Every canonical material `m` converts into by one or more captures or
-// promotions (both sides present), in build order: what the value oracle's
-// search over captures may read for a position of m.
-std::vector<Material> successors_closure(const Material& m);
+// build_order, successors and successors_closure: material.hpp.
 
 }  // namespace damka

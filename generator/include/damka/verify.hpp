@@ -43,6 +43,7 @@
 #include <string>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/rules.hpp"
@@ -104,6 +105,9 @@ struct VerifyOptions {
   int max_listed = 10;                               // mismatches passed to the callback, per table
   std::optional<Material> only;                      // check this material (canonical) alone; the files of
                                                      // what it reads are still checked by name and header
+  // Every stat, listing, open and read of the tables goes through it
+  // (env.hpp); null: default_env().  Must outlive verify_tables().
+  Env* env = nullptr;
 };
 
 struct VerifyResult {

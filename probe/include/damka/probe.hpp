@@ -155,8 +155,9 @@ struct TablebaseOptions {
   // (which may pass), with a message naming the file and the problem, from
   // the probing thread that met it.
   std::function<void(const std::string&)> on_error;
-  // Every table file is opened, read and mapped through it (env.hpp); null:
-  // default_env().  Must outlive the Tablebase and its MaterialReaders.
+  // Every table file is opened, read and mapped, and the folder stat'ed and
+  // listed, through it (env.hpp); null: default_env().  Must outlive the
+  // Tablebase and its MaterialReaders.
   Env* env = nullptr;
 };
 

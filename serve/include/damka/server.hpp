@@ -40,6 +40,7 @@
 #include <string_view>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 
 namespace damka {
@@ -74,6 +75,10 @@ struct ServeOptions {
   std::uint64_t warm_statutes_bytes = std::uint64_t{256} << 20;
   // One line per request (and table errors); default: standard error.
   std::function<void(const std::string&)> log;
+  // The tables' files are opened and read through it (TablebaseOptions::env,
+  // TableDirOptions::env; env.hpp); null: default_env().  Must outlive the
+  // Server.
+  Env* env = nullptr;
 };
 
 // Where the explorer's files are: `override_dir` when given; else

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/material_reader.hpp"
@@ -18,7 +19,7 @@
 #include "damka/position.hpp"
 #include "damka/rulebook.hpp"
 #include "damka/rules.hpp"
-#include "damka/solver.hpp"
+#include "damka/solved_table.hpp"
 #include "damka/value.hpp"
 
 namespace damka {
@@ -124,15 +125,16 @@ class ValueSource {
   std::unique_ptr<CountStore> counts_;
 };
 
-// Values of an in-memory Solver (tests, or tables just built); counts kept
-// in memory.
+// Values of tables held whole in memory (an in-memory Solver in tests, or
+// tables just built); counts kept in memory.  `tables` must outlive this
+// source and hold tables of `rules`.
 class SolverValues final : public ValueSource {
  public:
-  explicit SolverValues(const Solver& solver);
+  SolverValues(const Rules& rules, const TableSource& tables);
   ~SolverValues() override;
-  // The solver's table of a canonical material, or nullptr.  Thread-safe.
-  Expected<const SolvedTable*> table(const Material& canonical) const { return solver_.table(canonical); }
-  bool has_table(const Material& canonical) const override { return solver_.table(canonical) != nullptr; }
+  // The table of a canonical material, or nullptr.  Thread-safe.
+  Expected<const SolvedTable*> table(const Material& canonical) const { return tables_.find(canonical); }
+  bool has_table(const Material& canonical) const override { return tables_.find(canonical) != nullptr; }
   std::string describe() const override { return "tables solved in memory"; }
   Expected<Value> value(const Position& p, Metric metric) const override;
 
@@ -147,7 +149,7 @@ class SolverValues final : public ValueSource {
                                                              const Material& canonical) const;
 
  private:
-  const Solver& solver_;
+  const TableSource& tables_;
   mutable std::map<Material, std::vector<std::uint16_t>> kings_only_;
 };
 
@@ -162,6 +164,9 @@ struct TableDirOptions {
   // removed when the source is destroyed).  Empty: counts are kept in
   // memory (for judging a few positions).
   std::filesystem::path work_dir;
+  // The tables' files are opened and read through it (TablebaseOptions::env;
+  // env.hpp); null: default_env().  Must outlive the TableDirValues.
+  Env* env = nullptr;
 };
 
 // Values of table files in <dir>/<family>/ (table_paths.hpp), read through

@@ -1,0 +1,58 @@
+// Private to the generator: times one phase of a build into a PhaseProfile
+// (phase_profile.hpp): wall time and the process's CPU time.
+#pragma once
+
+#include <time.h>
+
+#include <chrono>
+
+#include "damka/phase_profile.hpp"
+
+namespace damka::engine_detail {
+
+// The process's CPU time (every thread), seconds.  Cost: one clock_gettime.
+inline double process_cpu_seconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+inline double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Adds the time from construction to destruction (or stop()) to phase `p`
+// of `out`.  Use on the building thread, around whole parallel regions.
+class PhaseClock {
+ public:
+  PhaseClock(PhaseProfile& out, Phase p) : out_(out), p_(p), wall_(wall_seconds()), cpu_(process_cpu_seconds()) {}
+  PhaseClock(const PhaseClock&) = delete;
+  PhaseClock& operator=(const PhaseClock&) = delete;
+  ~PhaseClock() { stop(); }
+  void stop() {
+    if (stopped_) return;
+    stopped_ = true;
+    out_[p_].wall += wall_seconds() - wall_;
+    out_[p_].busy += process_cpu_seconds() - cpu_;
+  }
+
+ private:
+  PhaseProfile& out_;
+  Phase p_;
+  double wall_, cpu_;
+  bool stopped_ = false;
+};
+
+// Sets the Other phase to what `wall` and `busy` (seconds, measured over
+// the whole of what `p` profiles) leave beside its other phases.
+inline void settle_other(PhaseProfile& p, double wall, double busy) {
+  double w = wall, b = busy;
+  for (int k = 0; k < kPhases; ++k)
+    if (static_cast<Phase>(k) != Phase::Other) {
+      w -= p.phase[k].wall;
+      b -= p.phase[k].busy;
+    }
+  p[Phase::Other] = PhaseTime{w > 0 ? w : 0, b > 0 ? b : 0};
+}
+
+}  // namespace damka::engine_detail

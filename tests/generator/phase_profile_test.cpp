@@ -1,0 +1,174 @@
+// Phase profiles (phase_profile.hpp): a build's measurement is consistent,
+// kept in the folder's notes across a resume, and the dry run's thread
+// scaling follows a stored profile.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "damka/generate.hpp"
+#include "damka/phase_json.hpp"
+#include "damka/phase_notes.hpp"
+#include "damka/phase_profile.hpp"
+#include "damka/table_paths.hpp"
+#include "generator/generate_helpers.hpp"
+
+namespace damka {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("damka_phase_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  return dir;
+}
+
+PhaseProfile profile_of(int threads, double wall, double busy, Phase phase) {
+  PhaseProfile p;
+  p.threads = threads;
+  p[phase] = PhaseTime{wall, busy};
+  return p;
+}
+
+TEST(PhaseScaling, AmdahlPerPhaseFromWallAndBusy) {
+  // Two threads busy the whole time: all parallel work, 20 s on one thread.
+  PhaseScaling s = scaling_of(profile_of(2, 10, 20, Phase::Units));
+  EXPECT_DOUBLE_EQ(s.work[0], 20);
+  EXPECT_DOUBLE_EQ(s.parallel[0], 1);
+  EXPECT_DOUBLE_EQ(predicted_seconds(s, 20, 4), 5);
+  // One thread busy of two: all serial, no speed-up with any thread count.
+  s = scaling_of(profile_of(2, 10, 10, Phase::Team));
+  EXPECT_DOUBLE_EQ(s.parallel[1], 0);
+  for (int n : {1, 2, 8, 16}) EXPECT_DOUBLE_EQ(predicted_seconds(s, 7, n), 7);
+  // Half the wall time with both busy: 5 s serial + 10 s parallel.
+  s = scaling_of(profile_of(2, 10, 15, Phase::Write));
+  EXPECT_DOUBLE_EQ(s.work[3], 15);
+  EXPECT_NEAR(predicted_seconds(s, 15, 2), 10, 1e-9);
+  EXPECT_NEAR(predicted_seconds(s, 15, 10), 6, 1e-9);
+  // I/O waits (busy below wall) are serial; one thread: the default shares.
+  EXPECT_DOUBLE_EQ(scaling_of(profile_of(4, 10, 3, Phase::Flush)).parallel[2], 0);
+  EXPECT_DOUBLE_EQ(scaling_of(profile_of(1, 10, 9, Phase::Units)).parallel[0], kDefaultParallel[0]);
+  // The defaults speed up, kings-only materials less than the others.
+  const double units8 = predicted_seconds(default_scaling(BuildKind::Units), 1, 8);
+  const double kings8 = predicted_seconds(default_scaling(BuildKind::KingsOnly), 1, 8);
+  EXPECT_LT(units8, 0.5);
+  EXPECT_LT(units8, kings8);
+  EXPECT_LT(kings8, 1);
+}
+
+TEST(PhaseProfile, JsonRoundTrip) {
+  PhaseProfile p = profile_of(3, 1.5, 4, Phase::Team);
+  p[Phase::Other] = PhaseTime{0.25, 0.125};
+  p.reads = 0.5;
+  auto back = phase_profile_from_json(phase_profile_json(p));
+  ASSERT_TRUE(back.ok()) << back.message();
+  EXPECT_EQ(back->threads, 3);
+  EXPECT_DOUBLE_EQ(back->reads, 0.5);
+  for (int k = 0; k < kPhases; ++k) {
+    EXPECT_DOUBLE_EQ(back->phase[k].wall, p.phase[k].wall);
+    EXPECT_DOUBLE_EQ(back->phase[k].busy, p.phase[k].busy);
+  }
+  EXPECT_FALSE(phase_profile_from_json(nlohmann::json{{"threads", 2}}).ok());
+}
+
+// Every built material's profile: busy within threads x wall, the phases
+// summing to the table's time; the notes keep them, and a resumed run keeps
+// the entries of the materials built before it.
+TEST(PhaseProfile, BuildMeasuresConsistentlyAndKeepsNotesAcrossAResume) {
+  const Rules& r = rules_of(Variant::Russian);
+  const fs::path dir = fresh_dir("build");
+  GenerateOptions o = test::options(dir, 4, 2);
+  auto built = generate(r, o);
+  ASSERT_TRUE(built.ok()) << built.message();
+  bool kings_only = false, units = false;
+  for (const TableReport& t : *built) {
+    SCOPED_TRACE(t.material.name());
+    ASSERT_EQ(t.action, TableReport::Action::Built);
+    const PhaseProfile& p = t.profile;
+    EXPECT_EQ(p.threads, 2);
+    for (int k = 0; k < kPhases; ++k) {
+      EXPECT_GE(p.phase[k].wall, 0);
+      EXPECT_GE(p.phase[k].busy, 0);
+      // CPU time is counted in clock ticks: a few ms of slack.
+      EXPECT_LE(p.phase[k].busy, p.threads * p.phase[k].wall + 0.02) << phase_name(static_cast<Phase>(k));
+    }
+    EXPECT_NEAR(p.wall(), t.seconds, 0.05 * t.seconds + 0.01);
+    EXPECT_GE(p.reads, 0);
+    EXPECT_LE(p.reads, p.busy() + 0.02);
+    kings_only = kings_only || p[Phase::Team].wall > 0;
+    units = units || p[Phase::Units].wall > 0;
+    // A material is solved unit by unit or by a team, never both.
+    if (t.material.men() > 0) {
+      EXPECT_EQ(p[Phase::Team].wall, 0);
+    }
+  }
+  EXPECT_TRUE(kings_only);
+  EXPECT_TRUE(units);
+  const fs::path notes_file = phase_notes_path(r, dir);
+  PhaseNotes notes = read_phase_notes(notes_file);
+  ASSERT_EQ(notes.size(), built->size());
+  for (const TableReport& t : *built) {
+    ASSERT_TRUE(notes.count(t.material.name())) << t.material.name();
+    EXPECT_NEAR(notes[t.material.name()].wall(), t.profile.wall(), 1e-9);
+  }
+  // Resume: the last material's files gone, the next run builds it alone.
+  const Material last = built->back().material;
+  for (Metric m : {Metric::WDL, Metric::DTW, Metric::DTC}) fs::remove(table_path(dir, r, last, m));
+  auto again = generate(r, o);
+  ASSERT_TRUE(again.ok()) << again.message();
+  int rebuilt = 0;
+  for (const TableReport& t : *again) rebuilt += t.action == TableReport::Action::Built;
+  EXPECT_EQ(rebuilt, 1);
+  notes = read_phase_notes(notes_file);
+  EXPECT_EQ(notes.size(), built->size());
+  EXPECT_NEAR(notes[built->front().material.name()].wall(), built->front().profile.wall(), 1e-9);
+  // Not notes: no notes (only a hint for the dry run).
+  { std::ofstream(notes_file) << "{ not json"; }
+  EXPECT_TRUE(read_phase_notes(notes_file).empty());
+  fs::remove_all(dir);
+}
+
+// The dry run's time for 8 threads against 1 (one calibration rate for
+// both: the timed one would add its noise).
+double eight_against_one(const Rules& r, const fs::path& dir) {
+  GenerateOptions o = test::options(dir, 4, 1);
+  o.calibrated_rate = 1e6;
+  auto total = [&](int threads) {
+    o.threads = threads;
+    auto plan = plan_generation(r, o);
+    EXPECT_TRUE(plan.ok()) << plan.message();
+    if (!plan.ok()) return 1.0;
+    double s = 0;
+    for (const TableReport& t : *plan) s += t.predicted.seconds;
+    return s;
+  };
+  return total(8) / total(1);
+}
+
+TEST(PhaseProfile, DryRunScalesThreadsByTheStoredProfile) {
+  const Rules& r = rules_of(Variant::Russian);
+  // No notes: the built-in shares speed 8 threads up.
+  const fs::path plain = fresh_dir("plain");
+  fs::create_directories(plain);
+  EXPECT_LT(eight_against_one(r, plain), 0.6);
+  // Notes of an earlier run on 2 threads where one thread did all the work
+  // in every phase, for both kinds of material: no speed-up predicted.
+  const fs::path serial = fresh_dir("serial");
+  fs::create_directories(serial);
+  PhaseNotes notes;
+  PhaseProfile p;
+  p.threads = 2;
+  for (int k = 0; k < kPhases; ++k) p.phase[k] = PhaseTime{1.0, 1.0};
+  notes["2Kv1K"] = p;
+  notes["1Mv1M"] = p;
+  ASSERT_TRUE(write_phase_notes(phase_notes_path(r, serial), notes).ok());
+  EXPECT_NEAR(eight_against_one(r, serial), 1.0, 1e-9);
+  fs::remove_all(plain);
+  fs::remove_all(serial);
+}
+
+}  // namespace
+}  // namespace damka
