@@ -107,13 +107,14 @@ TEST_P(OneSide, AnswersEveryPositionAsBothSides) {
           ASSERT_EQ((*one)->probe_moves(q, mg), ProbeStatus::Ok) << to_fen(r, q);
           ASSERT_EQ(mw.size(), mg.size());
           for (std::size_t i = 0; i < mw.size(); ++i) {
-            EXPECT_EQ(mw[i].move, mg[i].move) << to_fen(r, q);
+            EXPECT_TRUE(mw[i].move.same_result(mg[i].move)) << to_fen(r, q);
             EXPECT_EQ(mw[i].dtw, mg[i].dtw) << to_fen(r, q);
             EXPECT_EQ(mw[i].dtc, mg[i].dtc) << to_fen(r, q);
           }
           ASSERT_EQ((*both)->principal_variation(q, pw), ProbeStatus::Ok);
           ASSERT_EQ((*one)->principal_variation(q, pg), ProbeStatus::Ok) << to_fen(r, q);
-          EXPECT_EQ(pw, pg) << to_fen(r, q);
+          ASSERT_EQ(pw.size(), pg.size()) << to_fen(r, q);
+          for (std::size_t i = 0; i < pw.size(); ++i) EXPECT_TRUE(pw[i].same_result(pg[i])) << to_fen(r, q);
           ++lines;
         }
         for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {

@@ -228,8 +228,15 @@ TEST(BoundedReportOneSide, EqualsTheBothSidesReport) {
     TableDirValues got_values(rules, one.path, o);
     auto got = analyse(book, rules, got_values, opt);
     ASSERT_TRUE(got.ok()) << got.message();
-    EXPECT_EQ(report_json(*got, rules).dump(2), report_json(*want, rules).dump(2));
-    EXPECT_EQ(report_text(*got, rules), report_text(*want, rules));
+    // The same but for the folder the report names.
+    auto same_folder = [&](std::string s) {
+      const std::string from = one.path.string(), to = both.path.string();
+      for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
+      return s;
+    };
+    EXPECT_EQ(same_folder(report_json(*got, rules).dump(2)), report_json(*want, rules).dump(2));
+    EXPECT_EQ(same_folder(report_text(*got, rules)), report_text(*want, rules));
   }
 }
 
