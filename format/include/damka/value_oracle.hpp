@@ -121,32 +121,23 @@ auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup
     v = Value::loss(0);
     return S{};
   }
-  if (!has_capture(rules, p)) {
-    if (stores(p)) return lookup(p, v);
-    // A side to move its file does not store (one-side distance file): the
-    // best of its moves; a promotion starts the DTC count again.
-    MoveList& moves = moves_at(depth);
-    generate_moves(rules, p, moves);
-    Value best = Value::loss(0);
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-      Value sv;
-      if (S s = search(rules, apply(p, moves[i]), metric, lookup, stores, sv, depth + 1); s != S{}) return s;
-      const Value mv = move_value(sv, metric, moves[i].promotes);
-      if (i == 0 || better_value(mv, best)) best = mv;
-    }
-    v = best;
-    return S{};
-  }
-  // The side to move must capture: the best of its captures.
+  const bool capture = has_capture(rules, p);
+  if (!capture && stores(p)) return lookup(p, v);
+  // The best of the side to move's moves: its captures (it must capture),
+  // or every move of a side its one-side distance file does not store.  A
+  // capture or a promotion starts the DTC count again.
   MoveList& moves = moves_at(depth);
-  generate_capture_moves(rules, p, moves);
+  if (capture)
+    generate_capture_moves(rules, p, moves);
+  else
+    generate_moves(rules, p, moves);
   Value best = Value::loss(0);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     Value sv;
     if (S s = search(rules, apply(p, moves[i]), metric, lookup, stores, sv, depth + 1); s != S{}) return s;
-    const Value mv = move_value(sv, metric, true);
+    const Value mv = move_value(sv, metric, capture || moves[i].promotes);
     if (i == 0 || better_value(mv, best)) best = mv;
-    if (best.wdl == Wdl::Win && (metric != Metric::DTW)) break;  // WDL and DTC: a winning capture is win in 1
+    if (capture && best.wdl == Wdl::Win && metric != Metric::DTW) break;  // WDL and DTC: a winning capture is win in 1
   }
   v = best;
   return S{};
