@@ -24,6 +24,9 @@ void register_generate(CLI::App& app, int& rc, const Context& context) {
                   "smaller, about 5x the compression time)")
       ->check(CLI::IsMember({"fast", "small"}, CLI::ignore_case))
       ->capture_default_str();
+  cmd->add_flag("--one-side", o->one_side,
+               "Experimental: DTW/DTC files keep one side to move (the one that compresses better; the other is "
+               "found by a search when probed); verify and statutes do not read them yet");
   cmd->add_option("--memory", o->memory,
                   "Memory budget, e.g. 8G or 512M (default: 80% of this machine's memory); larger materials keep "
                   "their finished levels in a temporary file in the output folder")

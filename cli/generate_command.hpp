@@ -27,6 +27,7 @@ struct GenerateCommandOptions {
   bool dry_run = false, json = false;
   std::string memory, metrics = "wdl,dtw,dtc";
   std::string compression = "fast";
+  bool one_side = false;
   int ranks = 0;
   std::uint64_t split_above = 0;
   bool split_given = false;  // --split-above was given

@@ -79,6 +79,7 @@ Expected<GenerateSetup> setup_generate(const GenerateCommandOptions& o, Report& 
   if (!metrics) return bad_argument("--metrics: " + metrics.message());
   opt.metrics = *metrics;
   opt.compression = o.compression == compression_name(Compression::Small) ? Compression::Small : Compression::Fast;
+  opt.one_side = o.one_side;
   auto memory = memory_bytes(o.memory);
   if (!memory) return memory.error();
   opt.memory_budget = *memory;

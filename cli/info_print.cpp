@@ -61,6 +61,11 @@ Json table_json(const TableInfo& t) {
   Json derived = {{"white_to_move", t.counts.derived_white_to_move},
                   {"count", t.counts.derived_white_to_move + t.counts.derived_black_to_move}};
   if (h.sides() == 2) derived["black_to_move"] = t.counts.derived_black_to_move;
+  // The won and lost positions of the side a one-side file leaves out
+  // (FORMAT.md 3.5): searched by every reader, not counted in "values".
+  Json unstored = {{"white_to_move", t.counts.unstored_white_to_move},
+                   {"count", t.counts.unstored_white_to_move + t.counts.unstored_black_to_move}};
+  if (h.sides() == 2) unstored["black_to_move"] = t.counts.unstored_black_to_move;
   return {{"path", t.path},
           {"format_version", h.format_version},
           {"variant", std::string(rules.name)},
@@ -74,6 +79,7 @@ Json table_json(const TableInfo& t) {
           {"zstd_level", h.zstd_level},
           {"slots", h.slots},
           {"sides_to_move", h.sides() == 2 ? "white, black" : "white (symmetric material)"},
+          {"stored_side", std::string(stored_side_name(h.stored_side))},
           {"block_size", h.block_size},
           {"blocks", h.num_blocks},
           {"max_code", h.max_code},
@@ -81,6 +87,7 @@ Json table_json(const TableInfo& t) {
           {"positions_per_byte", static_cast<double>(h.slots) / static_cast<double>(h.file_size)},
           {"checksum_ok", t.checksum.ok()},
           {"derived", derived},
+          {"unstored", unstored},
           {"values", values}};
 }
 
@@ -96,6 +103,10 @@ void print_text(const TableInfo& t, std::ostream& out) {
       << encoding_name(h.encoding) << ", zstd level " << h.zstd_level << "\n";
   out << "  slots           " << h.slots
       << (h.sides() == 2 ? " (white to move, then black to move)" : " (white to move; symmetric material)") << "\n";
+  if (h.stored_side != StoredSide::Both)
+    out << "  stored side     " << stored_side_name(h.stored_side)
+        << " to move only (the other side's won and lost positions are found by a search: "
+        << t.counts.unstored_white_to_move + t.counts.unstored_black_to_move << " of them, not counted below)\n";
   out << "  blocks          " << h.num_blocks << " of " << h.block_size << " positions\n";
   out << "  file size       " << h.file_size << " bytes, "
       << fixed2(static_cast<double>(h.slots) / static_cast<double>(h.file_size)) << " positions per byte\n";

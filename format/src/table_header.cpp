@@ -17,6 +17,15 @@ std::string_view encoding_name(ValueEncoding e) {
   return "unknown";
 }
 
+std::string_view stored_side_name(StoredSide s) {
+  switch (s) {
+    case StoredSide::Both: return "both";
+    case StoredSide::White: return "white";
+    case StoredSide::Black: return "black";
+  }
+  return "unknown";
+}
+
 TableHeader default_table_header(const Rules& rules, Material canonical, Metric metric, Compression compression) {
   TableHeader h;
   h.variant = rules.variant;
@@ -65,6 +74,10 @@ Status check_table_header(const TableHeader& h) {
                std::to_string(table_slots(m)) + ")");
   if (h.block_size == 0 || h.block_size > kMaxBlockSize)
     return bad("block size " + std::to_string(h.block_size) + " out of range 1.." + std::to_string(kMaxBlockSize));
+  if (static_cast<unsigned>(h.stored_side) > 2)
+    return bad("unknown stored side " + std::to_string(static_cast<unsigned>(h.stored_side)));
+  if (h.stored_side != StoredSide::Both && (h.metric == Metric::WDL || h.sides() != 2))
+    return bad("only distance tables of non-symmetric materials may store one side to move");
   return {};
 }
 
@@ -98,6 +111,7 @@ HeaderBytes encode_header(const TableHeader& h, std::uint64_t index_checksum) {
   put_le(&b[48], h.num_blocks, 8);
   put_le(&b[56], h.file_size, 8);
   put_le(&b[64], index_checksum, 8);
+  b[72] = static_cast<unsigned char>(h.stored_side);
   put_le(&b[120], XXH3_64bits(b.data(), 120), 8);
   return b;
 }
@@ -141,13 +155,15 @@ bool decode_header(const HeaderBytes& b, TableHeader& h, std::uint64_t& index_ch
   h.num_blocks = get_le(&b[48], 8);
   h.file_size = get_le(&b[56], 8);
   index_checksum = get_le(&b[64], 8);
+  h.stored_side = static_cast<StoredSide>(b[72]);  // reserved (0, Both) before version 6
+  if (h.format_version < 6 && b[72] != 0) return fail("reserved bytes 72..119 not zero");
   if (Status s = check_table_header(h); !s.ok()) return fail(s.message());
   if (b[28] != h.sides()) return fail("sides stored " + std::to_string(b[28]) + " does not match the material");
   if (get_le(&b[44], 4) != kGroupBlocks)
     return fail("blocks per checksum group " + std::to_string(get_le(&b[44], 4)) + " (must be " +
                 std::to_string(kGroupBlocks) + ")");
-  for (std::size_t i = 72; i < 120; ++i)
-    if (b[i] != 0) return fail("reserved bytes 72..119 not zero");
+  for (std::size_t i = 73; i < 120; ++i)
+    if (b[i] != 0) return fail("reserved bytes 73..119 not zero");
   if (h.num_blocks != (h.slots + h.block_size - 1) / h.block_size)
     return fail("block count " + std::to_string(h.num_blocks) + " does not match slots and block size");
   if (h.encoding == ValueEncoding::Wdl2 && h.max_code > 2) return fail("wdl2 table with codes above 2");

@@ -72,6 +72,13 @@ Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* w
           continue;
         }
         std::uint16_t code = codes[j];
+        if (!h.stores_slot(first + j)) {  // one-side file: drawn ones from the WDL file, the rest searched
+          if (by_wdl && Value::decode(wdl_codes[j]).wdl == Wdl::Draw)
+            (white ? mine.white_to_move : mine.black_to_move)[0]++;
+          else
+            ++(white ? mine.unstored_white_to_move : mine.unstored_black_to_move);
+          continue;
+        }
         if (by_wdl) {
           Value v;
           if (!distance_value(wdl_codes[j], code, v)) {
@@ -93,6 +100,8 @@ Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* w
       for (std::size_t c = 0; c < counts.black_to_move.size(); ++c) counts.black_to_move[c] += mine.black_to_move[c];
       counts.derived_white_to_move += mine.derived_white_to_move;
       counts.derived_black_to_move += mine.derived_black_to_move;
+      counts.unstored_white_to_move += mine.unstored_white_to_move;
+      counts.unstored_black_to_move += mine.unstored_black_to_move;
     }
   }
   if (failed) return error.error();

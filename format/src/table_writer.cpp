@@ -53,12 +53,20 @@ struct TableBuilder::Impl {
   XXH3_state_t* group_state = nullptr;  // XXH3 of the current group's bytes
   std::vector<Bytes> encoded;          // one batch
   std::vector<ZSTD_CCtx*> cctx;        // one per thread
+  // keep_smaller_side (one_side()): every block goes to `side_file` first
+  // (side_at[i] .. side_at[i + 1]); finish() keeps the smaller half.
+  std::unique_ptr<File> side_file;
+  std::vector<std::uint64_t> side_at{0};
+  std::uint64_t side_bytes[2] = {0, 0};     // blocks wholly of White, of Black to move
+  std::vector<std::uint16_t> straddling;    // the codes of the block holding both sides, if any
+  int forced_keep = -1;                     // the header's stored side (0 White, 1 Black), or -1: the smaller
 
   ~Impl() {
     for (ZSTD_CCtx* c : cctx) ZSTD_freeCCtx(c);
     if (group_state != nullptr) XXH3_freeState(group_state);
     file.reset();
     sym_file.reset();
+    side_file.reset();
     if (!finished && !tmp.empty()) (void)env->remove(tmp);
   }
 
@@ -68,6 +76,61 @@ struct TableBuilder::Impl {
   }
 
   bool run_coded() const { return h.encoding == ValueEncoding::WdlRun; }
+  bool one_side() const { return side_file != nullptr; }
+  // Which half block i lies in: 0 White to move, 1 Black, -1 both.
+  int half_of(std::uint64_t i) const {
+    const std::uint64_t half = h.slots / 2, first = i * h.block_size;
+    const std::uint64_t end = std::min<std::uint64_t>(h.slots, first + h.block_size);
+    return end <= half ? 0 : first >= half ? 1 : -1;
+  }
+
+  // The compressed bytes of `codes` (don't care filled) in a zstd encoding.
+  Status compress(std::vector<std::uint16_t> codes, ZSTD_CCtx* c, Bytes& out) {
+    table_layout::fill_dont_care(codes);
+    Bytes raw;
+    table_layout::encode_block(h.encoding, codes, raw);
+    out.resize(ZSTD_compressBound(raw.size()));
+    const std::size_t got = ZSTD_compressCCtx(c, out.data(), out.size(), raw.data(), raw.size(), h.zstd_level);
+    if (ZSTD_isError(got)) return fail(std::string("encoding failed: ") + ZSTD_getErrorName(got));
+    out.resize(got);
+    return {};
+  }
+
+  // one_side(): keeps the half whose whole blocks compress smaller (White on
+  // a tie) and appends every block to the table file: the kept half's from
+  // the scratch file, the other half's as blocks of don't-care entries
+  // (identical bytes for each length), the straddling block re-encoded with
+  // the dropped side's entries as don't care.
+  Status keep_one_side() {
+    const int keep = forced_keep >= 0 ? forced_keep : side_bytes[1] < side_bytes[0] ? 1 : 0;
+    h.stored_side = keep == 0 ? StoredSide::White : StoredSide::Black;
+    ZSTD_CCtx* c = cctx.front();
+    Bytes bytes, dropped_full, dropped_last;
+    const std::uint64_t half = h.slots / 2;
+    for (std::uint64_t i = 0; i < h.num_blocks; ++i) {
+      const std::uint64_t first = i * h.block_size;
+      const std::uint64_t n = std::min<std::uint64_t>(h.block_size, h.slots - first);
+      const int side = half_of(i);
+      if (side == keep) {
+        bytes.resize(side_at[i + 1] - side_at[i]);
+        if (Status s = side_file->read(side_at[i], bytes.size(), bytes.data()); !s.ok())
+          return fail("cannot read back a block: " + s.message());
+      } else if (side >= 0) {
+        Bytes& d = n == h.block_size ? dropped_full : dropped_last;
+        if (d.empty())
+          if (Status s = compress(std::vector<std::uint16_t>(n, kDontCareCode), c, d); !s.ok()) return s;
+        bytes = d;
+      } else {
+        std::vector<std::uint16_t> codes = straddling;
+        for (std::uint64_t j = 0; j < n; ++j)
+          if ((first + j < half ? 0 : 1) != keep) codes[j] = kDontCareCode;
+        if (Status s = compress(std::move(codes), c, bytes); !s.ok()) return s;
+      }
+      if (Status s = append_block(bytes); !s.ok()) return s;
+    }
+    side_file.reset();
+    return {};
+  }
   // Codes encoded per parallel region: at least 4 blocks per thread and
   // 2^18 codes (small WdlRun blocks: a region per few blocks kept a second
   // thread waiting most of the time).
@@ -156,9 +219,21 @@ struct TableBuilder::Impl {
       for (const SymbolCounts& c : thread_counts)
         for (std::size_t k = 0; k < c.size(); ++k)
           for (std::size_t x = 0; x < c[k].size(); ++x) sym_counts[k][x] += c[k][x];
+    if (one_side())
+      for (std::uint64_t i = 0; i < nb; ++i)
+        if (half_of(next_block + i) < 0) {
+          const std::uint64_t first = i * bs;
+          const std::uint64_t n = std::min<std::uint64_t>(bs, pending.size() - first);
+          straddling.assign(pending.begin() + static_cast<std::ptrdiff_t>(first),
+                            pending.begin() + static_cast<std::ptrdiff_t>(first + n));
+        }
     for (std::size_t i = 0; i < encoded.size(); ++i) {
       const Bytes& b = encoded[i];
-      if (run_coded()) {
+      if (one_side()) {
+        if (Status s = side_file->write(side_at.back(), b.data(), b.size()); !s.ok()) return fail(s.message());
+        side_at.push_back(side_at.back() + b.size());
+        if (const int side = half_of(next_block + i); side >= 0) side_bytes[side] += b.size();
+      } else if (run_coded()) {
         if (Status s = sym_file->write(sym_offset, b.data(), b.size()); !s.ok()) return fail(s.message());
         sym_offset += b.size();
         sym_bytes.push_back(static_cast<std::uint32_t>(b.size()));
@@ -235,6 +310,19 @@ Expected<std::unique_ptr<TableBuilder>> TableBuilder::create(const std::filesyst
     impl->sym_file = std::move(scratch->file);
     (void)impl->env->remove(scratch->path);
   }
+  // A header naming one side (checked above: a distance table of a
+  // non-symmetric material) keeps that side; keep_smaller_side chooses.
+  if (h.stored_side != StoredSide::Both) impl->forced_keep = h.stored_side == StoredSide::White ? 0 : 1;
+  h.stored_side = StoredSide::Both;
+  if ((impl->forced_keep >= 0 || options.keep_smaller_side) && h.metric != Metric::WDL && h.sides() == 2 &&
+      h.encoding != ValueEncoding::WdlRun) {
+    // The blocks wait in a scratch file that lives only as an open descriptor.
+    auto scratch = impl->env->create_temp(dir, path.filename().string() + ".side", 0600);
+    if (!scratch) return impl->fail(scratch.message()).error();
+    impl->side_file = std::move(scratch->file);
+    (void)impl->env->remove(scratch->path);
+    impl->side_at.reserve(h.num_blocks + 1);
+  }
   impl->offset = data_start(h.encoding, h.block_size, h.num_blocks);
   impl->offsets.reserve(h.num_blocks);
   return std::unique_ptr<TableBuilder>(new TableBuilder(std::move(impl)));
@@ -280,6 +368,8 @@ Status TableBuilder::finish() {
   if (Status s = b.flush(true); !s.ok()) return s;
   TableHeader& h = b.h;
   if (b.next_block != h.num_blocks) return b.fail("internal error: block count");
+  if (b.one_side())
+    if (Status s = b.keep_one_side(); !s.ok()) return s;
   Bytes index(index_bytes(h.encoding, h.block_size, h.num_blocks));
   if (b.run_coded()) {
     CodeLengths lengths{};

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <set>
 
+#include "damka/material_number.hpp"
 #include "damka/open_table.hpp"
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
@@ -14,9 +15,6 @@
 namespace damka {
 namespace {
 
-// A dense key for materials of at most 15 of each kind.
-constexpr int material_key(const Material& m) { return (m.wm << 12) | (m.wk << 8) | (m.bm << 4) | m.bk; }
-constexpr bool keyable(const Material& m) { return m.wm < 16 && m.wk < 16 && m.bm < 16 && m.bk < 16; }
 
 // Stored entries through a direct-mapped cache of decoded blocks, keyed by
 // (file, block); values through the oracle.
@@ -43,8 +41,9 @@ class FileReader : public SuccessorReader {
     Resolved& r = resolved_[resolved_line(q)];
     if (r.valid && r.same(q)) return r.code;
     Value v;
-    if (oracle_value(rules_, q, metric_, [this](const Position& s, Value& out) { return stored(s, out); }, v) !=
-        Read::Ok)
+    if (oracle_value(
+            rules_, q, metric_, [this](const Position& s, Value& out) { return stored(s, out); },
+            [this](const Position& s) { return side_stored(s); }, v) != Read::Ok)
       return 0;
     r = Resolved(q, v.encode());
     return v.encode();
@@ -57,6 +56,20 @@ class FileReader : public SuccessorReader {
   const FileSuccessors::Entry* entry_of(const Material& c) {
     if (last_ < 0 || entries_[last_].canonical != c) last_ = source_.find(c);
     return last_ < 0 ? nullptr : &entries_[last_];
+  }
+
+  // Whether q's entry is stored for its side to move, or q is drawn (a
+  // one-side distance file leaves the other side to the oracle's search,
+  // FORMAT.md 3.5, one side to move).  A failure here is the lookup's to report: true.
+  bool side_stored(const Position& q) {
+    const Material c = material_of(q).canonical();
+    if (entry_of(c) == nullptr) return true;
+    const FileSuccessors::Entry& e = entries_[last_];
+    if (e.resident || !e.wdl || e.file->header().stored_side == StoredSide::Both) return true;
+    const std::uint64_t slot = locate_slot(e.index, q);
+    if (e.file->header().stores_slot(slot)) return true;
+    std::uint16_t wdl = 0;
+    return entry(*e.wdl, 1, slot, wdl) != Read::Ok || Value::decode(wdl).wdl == Wdl::Draw;
   }
 
   // The stored entry of a position of an opened material (error_ otherwise).
@@ -168,8 +181,8 @@ class FileReader : public SuccessorReader {
 }  // namespace
 
 int FileSuccessors::find(const Material& canonical) const {
-  if (!keyable(canonical)) return -1;
-  return by_key_[static_cast<std::size_t>(material_key(canonical))];
+  if (!has_material_number(canonical)) return -1;
+  return by_key_[static_cast<std::size_t>(material_number(canonical))];
 }
 
 Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rules, const std::filesystem::path& dir,
@@ -180,7 +193,7 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
   fs->rules_ = &rules;
   fs->metric_ = metric;
   fs->cache_bytes_ = cache_bytes_per_reader;
-  fs->by_key_.assign(std::size_t{1} << 16, -1);
+  fs->by_key_.assign(kMaterialNumbers, -1);
   // The materials given, then what they convert into (the oracle's search
   // over captures may reach any of them).
   std::set<Material> all(materials.begin(), materials.end());
@@ -190,8 +203,8 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
     return open_table(table_path(dir, rules, m, which), rules, m, which, FileAccess::Pread, env);
   };
   for (const Material& m : all) {
-    if (!keyable(m)) return Error("material " + m.name() + " has too many pieces of a kind");
-    fs->by_key_[static_cast<std::size_t>(material_key(m))] = static_cast<std::int16_t>(fs->entries_.size());
+    if (!has_material_number(m)) return Error("material " + m.name() + " has more pieces than a table may hold");
+    fs->by_key_[static_cast<std::size_t>(material_number(m))] = static_cast<std::int16_t>(fs->entries_.size());
     const ResidentTables::Codes* codes = resident != nullptr ? resident->find(m) : nullptr;
     Entry e{m, MaterialIndex(m), nullptr, nullptr, codes != nullptr ? *codes : nullptr};
     if (!e.resident) {  // a resident material is never read from its files

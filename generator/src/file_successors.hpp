@@ -49,7 +49,7 @@ class FileSuccessors : public SuccessorSource {
   const Rules* rules_ = nullptr;
   Metric metric_ = Metric::DTW;
   std::vector<Entry> entries_;
-  std::vector<std::int16_t> by_key_;  // entry number by material key (material_key), -1 if none
+  std::vector<std::int16_t> by_key_;  // entry number by material_number(), -1 if none
   std::uint64_t cache_bytes_ = 0;
 };
 

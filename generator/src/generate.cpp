@@ -86,7 +86,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread, resident, env);
   if (!succ) return Error(m.name() + ": cannot read a table it converts into: " + succ.message());
   const bool writes = split == nullptr || split->writer();
-  FileSink sink(rules, opt.out, m, opt.metrics, opt.compression, threads, env);
+  FileSink sink(rules, opt.out, m, opt.metrics, opt.compression, threads, env, opt.one_side);
   NoSink none;
   if (writes)
     if (Status s = sink.open(); !s.ok()) return s;
@@ -145,13 +145,61 @@ Status check_material_files(const Rules& rules, const std::filesystem::path& dir
   return {};
 }
 
+namespace {
+
+// A one-side distance file (FORMAT.md 3.5, one side to move): the won and
+// lost positions of the side it leaves out, one ply from the stored side's
+// true values in `codes` (their quiet moves lead there) and from the files
+// of the materials their promotions lead to.  `codes`: true values of every
+// other slot (draws and capture positions resolved).
+Status fill_unstored_side(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
+                          Metric metric, StoredSide stored, std::vector<std::uint16_t>& codes) {
+  const MaterialIndex index(canonical);
+  const std::uint64_t half = codes.size() / 2;
+  const std::uint64_t first = stored == StoredSide::White ? half : 0;
+  std::unique_ptr<FileSuccessors> files;
+  if (!successors(canonical).empty()) {
+    auto source = FileSuccessors::open(rules, dir, successors(canonical), metric, std::uint64_t{16} << 20);
+    if (!source) return Error(canonical.name() + ": cannot value its unstored side: " + source.message());
+    files = std::move(*source);
+  }
+  std::unique_ptr<SuccessorReader> reader = files ? files->reader() : nullptr;
+  MoveList moves;
+  for (std::uint64_t slot = first; slot < first + half; ++slot) {
+    const Value own = Value::decode(codes[slot]);
+    const Position p = position_at(index, slot);
+    if (own.wdl == Wdl::Draw || is_derived(rules, p)) continue;
+    generate_moves(rules, p, moves);
+    Value best = Value::loss(0);
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const Position q = apply(p, moves[i]);
+      Value sv;
+      if (moves[i].promotes) {
+        if (!reader) return Error(canonical.name() + ": a promotion with no successor material");
+        sv = Value::decode(reader->code(q));
+        if (!reader->error().empty()) return Error(reader->error());
+      } else {
+        sv = Value::decode(codes[locate_slot(index, q)]);
+      }
+      const Value mv = move_value(sv, metric, moves[i].promotes);
+      if (i == 0 || better_value(mv, best)) best = mv;
+    }
+    codes[slot] = best.encode();
+  }
+  return {};
+}
+
+}  // namespace
+
 Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir,
                                         const Material& canonical, const TableSource* loaded) {
   SolvedTable t;
   t.material = canonical;
+  StoredSide stored_side = StoredSide::Both;
   auto read_codes = [&](Metric m, std::vector<std::uint16_t>& codes) -> Status {
     auto reader = open_table(table_path(dir, rules, canonical, m), rules, canonical, m);
     if (!reader) return reader.error();
+    stored_side = (*reader)->header().stored_side;
     codes.clear();
     codes.reserve((*reader)->header().slots);
     std::vector<std::uint16_t> block;
@@ -176,6 +224,8 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
       codes[i] = v.encode();
     }
     if (auto r = resolve_derived(rules, dir, canonical, m, codes, loaded); !r) return r.error();
+    if (stored_side != StoredSide::Both)
+      if (Status s = fill_unstored_side(rules, dir, canonical, m, stored_side, codes); !s.ok()) return s.error();
   }
   return t;
 }

@@ -8,14 +8,15 @@
 namespace damka::generate_detail {
 
 FileSink::FileSink(const Rules& rules, const std::filesystem::path& dir, const Material& m, const MetricSet& metrics,
-                   Compression compression, int threads, Env& env)
+                   Compression compression, int threads, Env& env, bool one_side)
     : rules_(rules), dir_(dir), m_(m), passes_(metrics), metrics_(metrics), compression_(compression),
-      threads_(threads), env_(env) {}
+      threads_(threads), env_(env), one_side_(one_side) {}
 
 Status FileSink::open() {
   WriteOptions wo;
   wo.threads = threads_;
   wo.env = &env_;
+  wo.keep_smaller_side = one_side_;
   for (int k = 0; k < 3; ++k) {
     const Metric metric = kFileMetrics[k];
     if ((metric == Metric::DTW && !metrics_.dtw) || (metric == Metric::DTC && !metrics_.dtc)) continue;

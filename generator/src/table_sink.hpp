@@ -24,7 +24,7 @@ namespace damka::generate_detail {
 class FileSink : public ValueSink {
  public:
   FileSink(const Rules& rules, const std::filesystem::path& dir, const Material& m, const MetricSet& metrics,
-           Compression compression, int threads, Env& env);
+           Compression compression, int threads, Env& env, bool one_side = false);
   Status open();
   Status add(std::uint64_t first, std::span<const std::span<const std::uint16_t>> codes) override;
   // Finishes every file and puts their sizes in r.bytes.
@@ -43,6 +43,7 @@ class FileSink : public ValueSink {
   Compression compression_;
   int threads_;
   Env& env_;
+  bool one_side_ = false;
   std::unique_ptr<TableBuilder> builders_[3];
   std::vector<std::uint16_t> wdl_, dist_;
 };

@@ -43,6 +43,11 @@ constexpr std::uint64_t kMaxCache = std::uint64_t{1} << 30, kMinCache = std::uin
 
 // The wdl entry of a derived position (WDL codes are 0..2).
 constexpr std::uint8_t kDerived = 0xFF;
+// Beside a WDL code in Level::wdl: the DTW or DTC file leaves this won or
+// lost position out (a one-side file, FORMAT.md 3.5): its value is found
+// one ply from the other side's stored ones, and only its WDL entry is
+// checked.
+constexpr std::uint8_t kUnstoredDtw = 0x40, kUnstoredDtc = 0x80, kWdlBits = 0x03;
 
 // One level's values (see above); dtc empty when there is no DTC file.
 struct Level {
@@ -189,6 +194,8 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
   const std::int64_t ranges = static_cast<std::int64_t>((table + range - 1) / range);
   Level* cur = &levels_held[0];
   Level* above = &levels_held[1];
+  const bool one_sided = (own[1] && own[1]->header().stored_side != StoredSide::Both) ||
+                         (own[2] && own[2]->header().stored_side != StoredSide::Both);
   FirstError err;
   std::atomic<int> listed{0};
 
@@ -287,6 +294,10 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
                 }
                 continue;
               }
+              if (one_sided && Value::decode(code[0]).wdl != Wdl::Draw) {
+                if (own[1] && !own[1]->header().stores_slot(slot)) cur->wdl[o] |= kUnstoredDtw;
+                if (own[2] && !own[2]->header().stores_slot(slot)) cur->wdl[o] |= kUnstoredDtc;
+              }
               Value v;
               if (files.dtw) {
                 (void)distance_value(code[0], code[1], v);  // a disagreement shows as a mismatch
@@ -310,6 +321,92 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     }
     if (err.failed) break;
 
+    // The value of stored position `pos` (slot, of level p) one ply from
+    // its successors' true values (want: the primary metric; want_dtc when
+    // there is a DTC file).  False when a successor file failed (err set).
+    auto one_ply = [&](int t, const Position& pos, std::uint64_t slot, MoveList& moves, std::vector<std::uint16_t>& sd,
+                       std::vector<std::uint16_t>& sc, Value& want, Value& want_dtc) {
+      const std::uint64_t config = (slot >= N ? slot - N : slot) / K;
+      generate_moves(rules, pos, moves);
+      const std::size_t k = moves.size();
+      assert(k == 0 || !moves[0].is_capture());
+      sd.resize(k);
+      sc.resize(k);
+      for (std::size_t j = 0; j < k; ++j) {
+        const Position q = apply(pos, moves[j]);
+        if (moves[j].promotes) {  // another material (no capture here: see above)
+          sd[j] = prim_rd[t]->code(q);
+          sc[j] = files.dtc ? dtc_rd[t]->code(q) : 0;
+        } else {
+          const bool king_move = (pos.kings[idx(pos.side_to_move)] & bit(moves[j].from)) != 0;
+          own_codes(p, q, king_move, config, sd[j], sc[j]);
+        }
+      }
+      if (!prim_rd[t]->error().empty() || (files.dtc && !dtc_rd[t]->error().empty())) {
+        err.set(Error(!prim_rd[t]->error().empty() ? prim_rd[t]->error() : dtc_rd[t]->error()), true);
+        return false;
+      }
+      int best_loss = -1, worst_win = -1;
+      bool draw = false;
+      for (std::size_t j = 0; j < k; ++j) {
+        const Value v = Value::decode(sd[j]);
+        if (v.wdl == Wdl::Loss) best_loss = best_loss < 0 ? v.plies : std::min<int>(best_loss, v.plies);
+        else if (v.wdl == Wdl::Win) worst_win = std::max<int>(worst_win, v.plies);
+        else draw = true;
+      }
+      want = best_loss >= 0 ? Value::win(best_loss + 1)
+             : draw         ? Value::draw()
+             : k == 0       ? Value::loss(0)
+                            : Value::loss(worst_win + 1);
+      // DTC from one ply, given the WDL.
+      want_dtc = Value::draw();
+      if (files.dtc && want.wdl != Wdl::Draw) {
+        int best = -1;
+        for (std::size_t j = 0; j < k; ++j) {
+          const Value v = Value::decode(sd[j]);
+          const int d = moves[j].promotes ? 1 : Value::decode(sc[j]).plies + 1;
+          if (want.wdl == Wdl::Win && v.wdl == Wdl::Loss) best = best < 0 ? d : std::min(best, d);
+          if (want.wdl == Wdl::Loss) best = std::max(best, d);
+        }
+        want_dtc = want.wdl == Wdl::Win ? Value::win(best) : Value::loss(std::max(best, 0));
+      }
+      return true;
+    };
+
+    // The positions a one-side file leaves out: their distances one ply
+    // from the stored side's (their successors by a quiet move have the
+    // other side to move, stored; a promotion's are read like any
+    // successor's).
+    if (one_sided) {
+#pragma omp parallel num_threads(threads)
+      {
+        const int t = omp_get_thread_num();
+        MoveList moves;
+        std::vector<std::uint16_t> sd, sc;
+#pragma omp for schedule(dynamic, 1)
+        for (std::int64_t c = 0; c < chunks; ++c) {
+          if (err.failed.load(std::memory_order_relaxed)) continue;
+          const std::uint64_t begin = c * kChunk, end = std::min<std::uint64_t>(n_slots, (c + 1) * kChunk);
+          try {
+            for (std::uint64_t o = begin; o < end; ++o) {
+              const std::uint8_t w = cur->wdl[o];
+              if (w == kDerived || (w & (kUnstoredDtw | kUnstoredDtc)) == 0) continue;
+              const std::uint64_t slot = slot_of(p, o);
+              Value want, want_dtc;
+              if (!one_ply(t, position_at(L.index, slot), slot, moves, sd, sc, want, want_dtc)) break;
+              if (w & kUnstoredDtw) cur->prim[o] = want.encode();
+              if (w & kUnstoredDtc) cur->dtc[o] = want_dtc.encode();
+              if (keep_prim) (*keep_prim)[slot] = cur->prim[o];
+              if (keep_dtc) (*keep_dtc)[slot] = cur->dtc[o];
+            }
+          } catch (const std::exception& e) {
+            err.set(Error(m.name() + ": " + e.what(), ErrorCode::Io), false);
+          }
+        }
+      }
+      if (err.failed) break;
+    }
+
     // Check: one ply from every stored position of the level.
     std::uint64_t bad = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : bad)
@@ -325,55 +422,18 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
           for (std::uint64_t o = begin; o < end; ++o) {
             if (cur->wdl[o] == kDerived) continue;  // nothing stored to check
             const std::uint64_t slot = slot_of(p, o);
-            const std::uint64_t config = (slot >= N ? slot - N : slot) / K;
             const Position pos = position_at(L.index, slot);
-            generate_moves(rules, pos, moves);
-            const std::size_t k = moves.size();
-            assert(k == 0 || !moves[0].is_capture());
-            sd.resize(k);
-            sc.resize(k);
-            for (std::size_t j = 0; j < k; ++j) {
-              const Position q = apply(pos, moves[j]);
-              if (moves[j].promotes) {  // another material (no capture here: see above)
-                sd[j] = prim_rd[t]->code(q);
-                sc[j] = files.dtc ? dtc_rd[t]->code(q) : 0;
-              } else {
-                const bool king_move = (pos.kings[idx(pos.side_to_move)] & bit(moves[j].from)) != 0;
-                own_codes(p, q, king_move, config, sd[j], sc[j]);
-              }
-            }
-            if (!prim_rd[t]->error().empty() || (files.dtc && !dtc_rd[t]->error().empty())) {
-              err.set(Error(!prim_rd[t]->error().empty() ? prim_rd[t]->error() : dtc_rd[t]->error()), true);
-              break;
-            }
-            int best_loss = -1, worst_win = -1;
-            bool draw = false;
-            for (std::size_t j = 0; j < k; ++j) {
-              const Value v = Value::decode(sd[j]);
-              if (v.wdl == Wdl::Loss) best_loss = best_loss < 0 ? v.plies : std::min<int>(best_loss, v.plies);
-              else if (v.wdl == Wdl::Win) worst_win = std::max<int>(worst_win, v.plies);
-              else draw = true;
-            }
-            const Value want = best_loss >= 0 ? Value::win(best_loss + 1)
-                               : draw         ? Value::draw()
-                               : k == 0       ? Value::loss(0)
-                                              : Value::loss(worst_win + 1);
-            // DTC from one ply, given the WDL.
-            Value want_dtc = Value::draw();
-            if (files.dtc && want.wdl != Wdl::Draw) {
-              int best = -1;
-              for (std::size_t j = 0; j < k; ++j) {
-                const Value v = Value::decode(sd[j]);
-                const int d = moves[j].promotes ? 1 : Value::decode(sc[j]).plies + 1;
-                if (want.wdl == Wdl::Win && v.wdl == Wdl::Loss) best = best < 0 ? d : std::min(best, d);
-                if (want.wdl == Wdl::Loss) best = std::max(best, d);
-              }
-              want_dtc = want.wdl == Wdl::Win ? Value::win(best) : Value::loss(std::max(best, 0));
-            }
-            const std::uint16_t got[3] = {cur->wdl[o], cur->prim[o], files.dtc ? cur->dtc[o] : std::uint16_t{0}};
+            Value want, want_dtc;
+            if (!one_ply(t, pos, slot, moves, sd, sc, want, want_dtc)) break;
+            // A distance a one-side file leaves out was computed from this
+            // ply above: only its WDL entry is checked.
+            const std::uint8_t w = cur->wdl[o];
+            const std::uint16_t got[3] = {static_cast<std::uint16_t>(w & kWdlBits), cur->prim[o],
+                                          files.dtc ? cur->dtc[o] : std::uint16_t{0}};
             const std::uint16_t exp[3] = {want.wdl_only().encode(), want.encode(), want_dtc.encode()};
+            const bool skip[3] = {false, !files.dtw || (w & kUnstoredDtw) != 0, !files.dtc || (w & kUnstoredDtc) != 0};
             for (int f = 0; f < 3; ++f) {
-              if (got[f] == exp[f] || (f == 1 && !files.dtw) || (f == 2 && !files.dtc)) continue;
+              if (got[f] == exp[f] || skip[f]) continue;
               ++bad;
               if (mismatch && listed.fetch_add(1) < opts.max_listed) {
 #pragma omp critical(damka_verify_list)

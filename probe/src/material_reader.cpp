@@ -78,7 +78,11 @@ Status MaterialReader::read(std::uint64_t first, std::uint64_t n, Reads what, Ra
 Expected<Value> MaterialReader::value(const Range& r, std::size_t j, Metric metric) const {
   assert(j < r.positions.size());  // the positions were read
   assert(r.has[static_cast<int>(metric)]);
-  if (r.derived[j]) {
+  // A capture position, or a won or lost position of the side a one-side
+  // distance file leaves out (FORMAT.md 3.5, one side to move): the oracle's search.
+  const bool searched = r.derived[j] || (metric != Metric::WDL && Value::decode(r.codes[0][j]).wdl != Wdl::Draw &&
+                                         !files_[static_cast<int>(metric)]->header().stores_slot(r.first + j));
+  if (searched) {
     const ProbeResult p = tb_->probe(r.positions[j], metric);
     if (!p.ok()) return probe_failure(*tb_, material(), r.positions[j], metric, p.status);
     return metric == Metric::WDL ? p.value.wdl_only() : p.value;

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 #include <system_error>
+#include <utility>
 
 #include "damka/cached_table.hpp"
 #include "damka/index.hpp"
@@ -138,8 +139,8 @@ struct Tablebase::Impl {
     return kOpen;
   }
 
-  // The code of `slot` in one file of t.
-  ProbeStatus read_code(MaterialTables& t, Metric metric, std::uint64_t slot, ProbeMode mode, std::uint16_t& code) {
+  // One file of t, opened on first use: Ok when it is open.
+  ProbeStatus open_status(MaterialTables& t, Metric metric, ProbeMode mode) {
     TableFile& f = t.files[static_cast<int>(metric)];
     std::uint8_t st = f.state.load(std::memory_order_acquire);
     if (st == kUntried) {
@@ -150,6 +151,13 @@ struct Tablebase::Impl {
       if (st == kUnreadable) return ProbeStatus::IoError;
     }
     if (st != kOpen) return st == kChanged ? ProbeStatus::IoError : ProbeStatus::Unknown;
+    return ProbeStatus::Ok;
+  }
+
+  // The code of `slot` in one file of t.
+  ProbeStatus read_code(MaterialTables& t, Metric metric, std::uint64_t slot, ProbeMode mode, std::uint16_t& code) {
+    if (ProbeStatus s = open_status(t, metric, mode); s != ProbeStatus::Ok) return s;
+    TableFile& f = t.files[static_cast<int>(metric)];
     if (f.table->cached_code(slot, &code)) return ProbeStatus::Ok;
     if (mode == ProbeMode::Conditional) return ProbeStatus::NotCached;
     if (Status s = f.table->read_code(slot, &code); !s.ok()) {
@@ -199,11 +207,46 @@ struct Tablebase::Impl {
     return ProbeStatus::Ok;
   }
 
+  // Whether the metric's file stores p's entry for p's side to move, or p is
+  // drawn (FORMAT.md 3.5, one side to move: a one-side distance file): `stored`.  A failure
+  // (the file or the WDL entry cannot be read) is returned for the lookup
+  // of p to report.  p: a stored position of the oracle (no capture).
+  ProbeStatus side_stored(const Position& p, Metric metric, ProbeMode mode, bool& stored) {
+    stored = true;
+    const Material m = material_of(p);
+    if (metric == Metric::WDL || m.pieces() > kMaxIndexPieces) return ProbeStatus::Ok;
+    MaterialTables& t = tables_of(m.canonical());
+    if (ProbeStatus s = open_status(t, metric, mode); s != ProbeStatus::Ok)
+      return s == ProbeStatus::Unknown ? ProbeStatus::Ok : s;  // a missing file: the lookup says Unknown
+    const TableHeader& h = t.files[static_cast<int>(metric)].table->header();
+    if (h.stored_side == StoredSide::Both) return ProbeStatus::Ok;
+    const std::uint64_t slot = locate_slot(t.index, p);
+    if (h.stores_slot(slot)) return ProbeStatus::Ok;
+    std::uint16_t wdl = 0;
+    if (ProbeStatus s = read_code(t, Metric::WDL, slot, mode, wdl); s != ProbeStatus::Ok) return s;
+    stored = Value::decode(wdl).wdl == Wdl::Draw;  // a draw needs no search
+    return ProbeStatus::Ok;
+  }
+
   // Any position whose side not to move has pieces: the oracle over this
-  // Tablebase's entries.
+  // Tablebase's entries (and a search for the side a one-side file leaves
+  // out).
   ProbeStatus value(const Position& p, Metric metric, ProbeMode mode, Value& v) {
-    return oracle_value(rules, p, metric,
-                        [&](const Position& q, Value& out) { return table_value(q, metric, mode, out); }, v);
+    // side_stored()'s failure for q, returned by the lookup of q that follows.
+    struct Failed {
+      Position q;
+      ProbeStatus status = ProbeStatus::Ok;
+    } failed;
+    auto stores = [&](const Position& q) {
+      bool stored = true;
+      if (ProbeStatus s = side_stored(q, metric, mode, stored); s != ProbeStatus::Ok) failed = {q, s};
+      return stored;
+    };
+    auto lookup = [&](const Position& q, Value& out) {
+      if (failed.status != ProbeStatus::Ok && failed.q == q) return std::exchange(failed.status, ProbeStatus::Ok);
+      return table_value(q, metric, mode, out);
+    };
+    return oracle_value(rules, p, metric, lookup, stores, v);
   }
 
   // probeable() (probe_status.cpp): bitboards from the C API get no other check.

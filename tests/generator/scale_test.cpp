@@ -98,27 +98,34 @@ TEST(Scale, TablesKeptInMemoryGiveTheSameBytes) {
   }
 }
 
+// Also with one-side distance files (generate --one-side, FORMAT.md 3.5).
 TEST(Scale, LevelsInATemporaryFileGiveTheSameBytes) {
-  const Rules& r = rules_of(Variant::Russian);
-  TempDir a, b;
-  auto in_memory = generate(r, options(a.path, 4, 2));
-  ASSERT_TRUE(in_memory.ok()) << in_memory.message();
-  for (const TableReport& t : *in_memory) EXPECT_FALSE(t.spilled) << t.material.name();
-  // A budget equal to the largest material's minimum: that material keeps
-  // its finished levels on disk.
-  GenerateOptions o = options(b.path, 4, 2);
-  o.memory_budget = 0;
-  for (const Material& m : build_order(4))
-    o.memory_budget = std::max(o.memory_budget, plan_memory(m, o.metrics, 2, 16u << 20, ~0ull).minimum);
-  auto spilled = generate(r, o);
-  ASSERT_TRUE(spilled.ok()) << spilled.message();
-  int on_disk = 0;
-  for (const TableReport& t : *spilled) on_disk += t.spilled;
-  EXPECT_GE(on_disk, 1);
-  EXPECT_EQ(expect_same_files(r, a.path, b.path), 3 * static_cast<int>(build_order(4).size()));
-  // No temporary file is left behind.
-  for (const auto& e : fs::directory_iterator(table_dir(b.path, r)))
-    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+  for (const bool one_side : {false, true}) {
+    SCOPED_TRACE(one_side ? "one side" : "both sides");
+    const Rules& r = rules_of(Variant::Russian);
+    TempDir a, b;
+    GenerateOptions in = options(a.path, 4, 2);
+    in.one_side = one_side;
+    auto in_memory = generate(r, in);
+    ASSERT_TRUE(in_memory.ok()) << in_memory.message();
+    for (const TableReport& t : *in_memory) EXPECT_FALSE(t.spilled) << t.material.name();
+    // A budget equal to the largest material's minimum: that material keeps
+    // its finished levels on disk.
+    GenerateOptions o = options(b.path, 4, 2);
+    o.one_side = one_side;
+    o.memory_budget = 0;
+    for (const Material& m : build_order(4))
+      o.memory_budget = std::max(o.memory_budget, plan_memory(m, o.metrics, 2, 16u << 20, ~0ull).minimum);
+    auto spilled = generate(r, o);
+    ASSERT_TRUE(spilled.ok()) << spilled.message();
+    int on_disk = 0;
+    for (const TableReport& t : *spilled) on_disk += t.spilled;
+    EXPECT_GE(on_disk, 1);
+    EXPECT_EQ(expect_same_files(r, a.path, b.path), 3 * static_cast<int>(build_order(4).size()));
+    // No temporary file is left behind.
+    for (const auto& e : fs::directory_iterator(table_dir(b.path, r)))
+      EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+  }
 }
 
 TEST(Scale, TooSmallABudgetFailsAtOnceNamingTheNeed) {

@@ -198,3 +198,46 @@ INSTANTIATE_TEST_SUITE_P(Books, BoundedReport,
                          });
 
 }  // namespace
+
+namespace {
+
+// One-side distance files (generate --one-side, FORMAT.md 3.5): the bounded
+// report on them is the report of the same set with both sides stored.
+TEST(BoundedReportOneSide, EqualsTheBothSidesReport) {
+  const Rules& rules = rules_of(Variant::Russian);
+  TempDir both(std::string("one_side_both")), one(std::string("one_side_one"));
+  for (const bool one_side : {false, true}) {
+    GenerateOptions g;
+    g.max_pieces = 4;
+    g.out = one_side ? one.path : both.path;
+    g.threads = 2;
+    g.one_side = one_side;
+    auto built = generate(rules, g);
+    ASSERT_TRUE(built.ok()) << built.message();
+  }
+  for (const char* name : {"russian-federation", "ukrainian-64"}) {
+    SCOPED_TRACE(name);
+    const Rulebook book = statutes_test::book(name);
+    ReportOptions opt;
+    opt.max_pieces = 4;
+    TableDirOptions o;
+    o.memory_budget = std::uint64_t{512} << 20;
+    TableDirValues want_values(rules, both.path, o);
+    auto want = analyse(book, rules, want_values, opt);
+    ASSERT_TRUE(want.ok()) << want.message();
+    TableDirValues got_values(rules, one.path, o);
+    auto got = analyse(book, rules, got_values, opt);
+    ASSERT_TRUE(got.ok()) << got.message();
+    // The same but for the folder the report names.
+    auto same_folder = [&](std::string s) {
+      const std::string from = one.path.string(), to = both.path.string();
+      for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
+      return s;
+    };
+    EXPECT_EQ(same_folder(report_json(*got, rules).dump(2)), report_json(*want, rules).dump(2));
+    EXPECT_EQ(same_folder(report_text(*got, rules)), report_text(*want, rules));
+  }
+}
+
+}  // namespace

@@ -2,7 +2,7 @@
 // as fixed-size blocks of slots (see slots.hpp), each block compressed on its
 // own (WDL: run-length symbols with a Huffman code; DTW/DTC: zstd), found
 // through a compact index, guarded by xxHash checksums.  The byte-by-byte
-// layout is in format/FORMAT.md (format version 5).
+// layout is in format/FORMAT.md (format version 6).
 #pragma once
 
 #include <cstdint>
@@ -21,11 +21,13 @@
 
 namespace damka {
 
-// The version this build writes.  It reads versions kOldestReadVersion..5:
-// version 4 differs only in that its DTW and DTC files store the entries of
-// drawn positions (which version 5 leaves don't care, FORMAT.md 3.5), and
-// reading them the version-5 way gives the same values.
-inline constexpr std::uint16_t kTableFormatVersion = 5;
+// The version this build writes.  It reads versions kOldestReadVersion..6:
+// version 5 differs only in that it has no one-side distance files (header
+// byte 72, StoredSide below; a version-5 file stores both sides), version 4
+// in that its DTW and DTC files store the entries of drawn positions (which
+// version 5 leaves don't care, FORMAT.md 3.5); reading either the
+// version-6 way gives the same values.
+inline constexpr std::uint16_t kTableFormatVersion = 6;
 inline constexpr std::uint16_t kOldestReadVersion = 4;
 inline constexpr std::uint32_t kTableHeaderSize = 128;
 inline constexpr std::uint32_t kMaxBlockSize = 1u << 24;  // positions per block
@@ -48,6 +50,14 @@ enum class ValueEncoding : std::uint8_t {
 };
 std::string_view encoding_name(ValueEncoding e);
 
+// Which sides to move a table's entries are stored for.  A distance file
+// (DTW, DTC) of a non-symmetric material may keep one side only (FORMAT.md
+// 3.6): the other side's entries are don't care, and its values are found
+// by a search over its moves (value_oracle.hpp).  WDL files and symmetric
+// materials store Both.
+enum class StoredSide : std::uint8_t { Both = 0, White = 1, Black = 2 };
+std::string_view stored_side_name(StoredSide s);  // "both", "white", "black"
+
 struct TableHeader {
   std::uint16_t format_version = kTableFormatVersion;  // set by write_table
   Variant variant = Variant::Russian;
@@ -59,6 +69,9 @@ struct TableHeader {
   std::uint64_t slots = 0;        // table_slots(material)
   std::uint32_t block_size = 0;   // positions per block (the last block may be shorter)
   int zstd_level = 0;             // zstd encodings: used by the writer; recorded for information
+  // Read from the file.  Given to the writer: Both, or the side to keep
+  // (WriteOptions::keep_smaller_side chooses instead).
+  StoredSide stored_side = StoredSide::Both;
   // Computed by write_table (ignored on input) and read back from the file:
   std::uint16_t max_code = 0;     // largest code in the table
   std::uint64_t num_blocks = 0;
@@ -66,6 +79,11 @@ struct TableHeader {
 
   // 1 = White to move only (symmetric material), 2 = White then Black.
   int sides() const { return material.is_symmetric() ? 1 : 2; }
+  // Whether slot's entry is stored (not don't care by StoredSide; derived
+  // positions aside).  slot < slots.  Free.
+  bool stores_slot(std::uint64_t slot) const {
+    return stored_side == StoredSide::Both || (slot < slots / 2) == (stored_side == StoredSide::White);
+  }
   friend bool operator==(const TableHeader&, const TableHeader&) = default;
 };
 
@@ -95,6 +113,14 @@ struct WriteOptions {
   int threads = 0;     // blocks compressed in parallel; 0 = OpenMP default
   bool fsync = false;  // flush the file to disk before the rename
   Env* env = nullptr;  // every file operation of the writer (env.hpp); null: default_env()
+  // A distance table (DTW, DTC) of a non-symmetric material keeps only the
+  // side to move whose blocks compress smaller (the other side's entries
+  // become don't care: TableHeader::stored_side).  Ignored for WDL tables
+  // and symmetric materials.  The choice depends only on the codes.  Cost:
+  // every block is written to a scratch file first and copied into the
+  // table by finish() (the kept half's compressed bytes are written twice).
+  // A header that names a side keeps that side the same way.
+  bool keep_smaller_side = false;
 };
 
 // Writes codes[slot] for every slot to `path`: first to a temporary file in
@@ -272,9 +298,13 @@ Status read_slots(const TableReader& reader, std::uint64_t first, std::uint64_t 
 // draws).  Reads (and so checks) every block of both.  Cost: decompresses
 // the file(s) and one position_at() + has_capture() per slot, on the OpenMP
 // default number of threads.
+// A one-side distance file (TableHeader::stored_side) counts the drawn
+// positions of the side it leaves out as draws and its won and lost ones
+// in `unstored_*` only (their values are searched, not stored).
 struct CodeCounts {
   std::vector<std::uint64_t> white_to_move, black_to_move;
   std::uint64_t derived_white_to_move = 0, derived_black_to_move = 0;
+  std::uint64_t unstored_white_to_move = 0, unstored_black_to_move = 0;
 };
 Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* wdl = nullptr);
 

@@ -27,6 +27,17 @@
 // Any other status stops the search and is returned unchanged: a missing
 // table is whatever the caller calls unknown.
 //
+// One side to move.  A distance file may store one side to move only
+// (TableHeader::stored_side, FORMAT.md 3.5, one side to move); the other side's positions are
+// then found like capture positions, by a search: the best of their moves
+// (none of which captures), each move's successor valued by the oracle in
+// turn.  Readers of such files pass `stores(q)`: whether q's entry is
+// stored for q's side to move (a reader may also answer true for a
+// position it knows to be drawn: the lookup then answers the draw).  The
+// search ends: a successor of an unstored position is stored unless the
+// move promotes (a material with fewer men) or it must capture (fewer
+// pieces).
+//
 // Cost.  A stored position: one has_capture() and one lookup.  A capture
 // position: its captures' successors, recursively (WDL stops at the first
 // winning capture); captures in a row remove a piece each, so the depth is
@@ -35,6 +46,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 
 #include "damka/movegen.hpp"
@@ -89,8 +101,10 @@ constexpr bool distance_value(std::uint16_t wdl_code, std::uint16_t distance_cod
 inline bool is_derived(const Rules& rules, const Position& p) { return has_capture(rules, p); }
 
 namespace oracle_detail {
-// Captures in a row: each removes a piece, so 24 pieces bound the depth.
-constexpr int kMaxDepth = 26;
+// Captures in a row remove a piece each and a search over an unstored
+// side's moves is followed by a stored position unless its move promotes or
+// leads to a capture: 24 pieces bound the depth by 2 * (24 + 24) + 2.
+constexpr int kMaxDepth = 100;
 // This thread's move list for a search depth (one per depth: the search
 // recurses while iterating).
 inline MoveList& moves_at(int depth) {
@@ -98,25 +112,32 @@ inline MoveList& moves_at(int depth) {
   return lists[static_cast<std::size_t>(depth)];
 }
 
-template <class Lookup>
-auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup, Value& v, int depth)
-    -> decltype(lookup(p, v)) {
+template <class Lookup, class Stores>
+auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup, Stores& stores, Value& v,
+            int depth) -> decltype(lookup(p, v)) {
   using S = decltype(lookup(p, v));
+  assert(depth < kMaxDepth);
   if (p.pieces(p.side_to_move) == 0) {
     v = Value::loss(0);
     return S{};
   }
-  if (!has_capture(rules, p)) return lookup(p, v);
-  // The side to move must capture: the best of its captures.
+  const bool capture = has_capture(rules, p);
+  if (!capture && stores(p)) return lookup(p, v);
+  // The best of the side to move's moves: its captures (it must capture),
+  // or every move of a side its one-side distance file does not store.  A
+  // capture or a promotion starts the DTC count again.
   MoveList& moves = moves_at(depth);
-  generate_capture_moves(rules, p, moves);
+  if (capture)
+    generate_capture_moves(rules, p, moves);
+  else
+    generate_moves(rules, p, moves);
   Value best = Value::loss(0);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     Value sv;
-    if (S s = search(rules, apply(p, moves[i]), metric, lookup, sv, depth + 1); s != S{}) return s;
-    const Value mv = move_value(sv, metric, true);
+    if (S s = search(rules, apply(p, moves[i]), metric, lookup, stores, sv, depth + 1); s != S{}) return s;
+    const Value mv = move_value(sv, metric, capture || moves[i].promotes);
     if (i == 0 || better_value(mv, best)) best = mv;
-    if (best.wdl == Wdl::Win && (metric != Metric::DTW)) break;  // WDL and DTC: a winning capture is win in 1
+    if (capture && best.wdl == Wdl::Win && metric != Metric::DTW) break;  // WDL and DTC: a winning capture is win in 1
   }
   v = best;
   return S{};
@@ -129,7 +150,17 @@ auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup
 template <class Lookup>
 auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Value& v)
     -> decltype(lookup(p, v)) {
-  return oracle_detail::search(rules, p, metric, lookup, v, 0);
+  auto every = [](const Position&) { return true; };
+  return oracle_detail::search(rules, p, metric, lookup, every, v, 0);
+}
+
+// The same for files that may store one side to move only: `stores(q)`
+// says whether q's entry is stored for its side to move (see above); where
+// it is not, the oracle searches q's moves.
+template <class Lookup, class Stores>
+auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Stores&& stores, Value& v)
+    -> decltype(lookup(p, v)) {
+  return oracle_detail::search(rules, p, metric, lookup, stores, v, 0);
 }
 
 }  // namespace damka

@@ -43,6 +43,11 @@ struct GenerateOptions {
   bool dry_run = false;          // list what would be built, build nothing
   MetricSet metrics;             // WDL is always written
   Compression compression = Compression::Fast;  // of the DTW and DTC files
+  // DTW and DTC files keep one side to move, the one that compresses better
+  // (WriteOptions::keep_smaller_side, FORMAT.md 3.5, one side to move).  Experimental: the
+  // probe and the generator read such files; verify and the statutes do not
+  // yet.
+  bool one_side = false;
   std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes (the default: the machine's memory, see default_memory_budget)
   // Several ranks (mpirun): the job this process is one rank of; null or of
   // size 1: this process builds everything.  Each rank runs generate() with
