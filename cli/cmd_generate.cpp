@@ -25,8 +25,9 @@ void register_generate(CLI::App& app, int& rc, const Context& context) {
       ->check(CLI::IsMember({"fast", "small"}, CLI::ignore_case))
       ->capture_default_str();
   cmd->add_flag("--one-side", o->one_side,
-               "Experimental: DTW/DTC files keep one side to move (the one that compresses better; the other is "
-               "found by a search when probed); verify and statutes do not read them yet");
+               "DTW/DTC files keep one side to move, the one that compresses better (about 2.4x smaller); the "
+               "probe, verify, info --stats and statutes answer the other side by a search over its moves (slower "
+               "DTW probes)");
   cmd->add_option("--memory", o->memory,
                   "Memory budget, e.g. 8G or 512M (default: 80% of this machine's memory); larger materials keep "
                   "their finished levels in a temporary file in the output folder")

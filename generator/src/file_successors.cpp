@@ -1,12 +1,10 @@
 // FileSuccessors: see file_successors.hpp.
 #include "file_successors.hpp"
 
-#include <bit>
 #include <chrono>
 #include <set>
 
 #include "damka/material_number.hpp"
-#include "damka/open_table.hpp"
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
 #include "damka/table_paths.hpp"
@@ -16,20 +14,13 @@ namespace damka {
 namespace {
 
 
-// Stored entries through a direct-mapped cache of decoded blocks, keyed by
-// (file, block); values through the oracle.
+// Stored entries through the source's block cache (format's CachedTable,
+// shared by its readers); values through the oracle.
 class FileReader : public SuccessorReader {
  public:
   FileReader(const FileSuccessors& source, const std::vector<FileSuccessors::Entry>& entries, const Rules& rules,
-             Metric metric, std::uint64_t cache_bytes)
-      : source_(source), entries_(entries), rules_(rules), metric_(metric) {
-    std::uint64_t largest = 4096;
-    for (const auto& e : entries)
-      if (e.file) largest = std::max<std::uint64_t>(largest, e.file->header().block_size);
-    const std::uint64_t want = std::max<std::uint64_t>(16, cache_bytes / (largest * 2)) / kWays;
-    bits_ = std::bit_width(want) - 1;
-    lines_.resize((std::size_t{1} << bits_) * kWays);
-  }
+             Metric metric)
+      : source_(source), entries_(entries), rules_(rules), metric_(metric) {}
 
   std::uint16_t code(const Position& q) override {
     // A resident material holds every position's true code: no search.
@@ -69,7 +60,7 @@ class FileReader : public SuccessorReader {
     const std::uint64_t slot = locate_slot(e.index, q);
     if (e.file->header().stores_slot(slot)) return true;
     std::uint16_t wdl = 0;
-    return entry(*e.wdl, 1, slot, wdl) != Read::Ok || Value::decode(wdl).wdl == Wdl::Draw;
+    return entry(*e.wdl, slot, wdl) != Read::Ok || Value::decode(wdl).wdl == Wdl::Draw;
   }
 
   // The stored entry of a position of an opened material (error_ otherwise).
@@ -87,53 +78,36 @@ class FileReader : public SuccessorReader {
     }
     std::uint16_t code = 0;
     if (!e.wdl) {
-      if (Read r = entry(*e.file, 0, slot, code); r != Read::Ok) return r;
+      if (Read r = entry(*e.file, slot, code); r != Read::Ok) return r;
       out = Value::decode(code);
       return Read::Ok;
     }
     // A distance file: whether the position is drawn is the WDL file's (a
     // drawn position needs no distance block).
     std::uint16_t wdl = 0;
-    if (Read r = entry(*e.wdl, 1, slot, wdl); r != Read::Ok) return r;
+    if (Read r = entry(*e.wdl, slot, wdl); r != Read::Ok) return r;
     if (Value::decode(wdl).wdl != Wdl::Draw)
-      if (Read r = entry(*e.file, 0, slot, code); r != Read::Ok) return r;
+      if (Read r = entry(*e.file, slot, code); r != Read::Ok) return r;
     if (!distance_value(wdl, code, out)) {
       if (error_.empty())
-        error_ = e.file->path().string() + ": slot " + std::to_string(slot) + " disagrees with " +
-                 e.wdl->path().string() + " on who wins";
+        error_ = e.file->reader().path().string() + ": slot " + std::to_string(slot) + " disagrees with " +
+                 e.wdl->reader().path().string() + " on who wins";
       return Read::Failed;
     }
     return Read::Ok;
   }
 
-  // The entry of `slot` in `file`, one of the current material's files
-  // (`which`: 0 its metric's, 1 its WDL file), through the block cache.
-  Read entry(const TableReader& file, std::uint64_t which, std::uint64_t slot, std::uint16_t& code) {
-    const std::uint64_t bs = file.header().block_size;
-    const std::uint64_t block = slot / bs;
-    const std::uint64_t key = (static_cast<std::uint64_t>(last_) << 48) | (which << 47) | block;
-    Line* const set = &lines_[((key * 0x9E3779B97F4A7C15ull) >> (64 - bits_)) * kWays];
-    Line* line = nullptr;
-    for (int w = 0; w < kWays && line == nullptr; ++w)
-      if (set[w].valid && set[w].key == key) line = &set[w];
-    if (line == nullptr) {
-      // Replace an empty way, else the least recently used one.
-      line = &set[0];
-      for (int w = 1; w < kWays; ++w)
-        if (!set[w].valid || (line->valid && set[w].used < line->used)) line = &set[w];
-      line->valid = false;
-      const auto read_start = std::chrono::steady_clock::now();  // the phase profile's reads
-      const Status s = file.read_block(block, line->codes);
-      read_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
-      if (!s.ok()) {
-        if (error_.empty()) error_ = s.message();
-        return Read::Failed;
-      }
-      line->key = key;
-      line->valid = true;
+  // The entry of `slot` in `file`, through the source's block cache; a
+  // miss's read and decoding count as the phase profile's reads.
+  Read entry(const CachedTable& file, std::uint64_t slot, std::uint16_t& code) {
+    if (file.cached_code(slot, &code)) return Read::Ok;
+    const auto read_start = std::chrono::steady_clock::now();
+    const Status s = file.read_code(slot, &code);
+    read_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
+    if (!s.ok()) {
+      if (error_.empty()) error_ = s.message();
+      return Read::Failed;
     }
-    line->used = ++clock_;
-    code = line->codes[slot - block * bs];
     return Read::Ok;
   }
 
@@ -158,23 +132,10 @@ class FileReader : public SuccessorReader {
     return static_cast<std::size_t>(h >> (64 - kResolvedBits));
   }
   std::vector<Resolved> resolved_ = std::vector<Resolved>(std::size_t{1} << kResolvedBits);
-  // Decoded blocks in sets of kWays lines (a block of several successor
-  // tables in use at once then need not evict another: a direct-mapped
-  // cache of the same size decoded 33K blocks building 2K1Mv1K1M, this one
-  // 0.6K).  Cost per look-up: kWays compares.
-  static constexpr int kWays = 4;
-  struct Line {
-    std::uint64_t key = 0, used = 0;
-    bool valid = false;
-    std::vector<std::uint16_t> codes;
-  };
-  std::uint64_t clock_ = 0;
   const FileSuccessors& source_;
   const std::vector<FileSuccessors::Entry>& entries_;
   const Rules& rules_;
   Metric metric_;
-  std::vector<Line> lines_;
-  int bits_ = 4;
   int last_ = -1;
 };
 
@@ -187,20 +148,21 @@ int FileSuccessors::find(const Material& canonical) const {
 
 Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rules, const std::filesystem::path& dir,
                                                                 const std::vector<Material>& materials, Metric metric,
-                                                                std::uint64_t cache_bytes_per_reader,
+                                                                std::uint64_t cache_bytes_per_reader, int readers,
                                                                 const ResidentTables* resident, Env& env) {
   auto fs = std::make_unique<FileSuccessors>();
   fs->rules_ = &rules;
   fs->metric_ = metric;
   fs->cache_bytes_ = cache_bytes_per_reader;
+  fs->cache_ = std::make_unique<TableCache>(cache_bytes_per_reader * static_cast<std::uint64_t>(std::max(1, readers)));
   fs->by_key_.assign(kMaterialNumbers, -1);
   // The materials given, then what they convert into (the oracle's search
   // over captures may reach any of them).
   std::set<Material> all(materials.begin(), materials.end());
   for (const Material& m : materials)
     for (const Material& s : successors_closure(m)) all.insert(s);
-  auto open_file = [&](const Material& m, Metric which) -> Expected<std::unique_ptr<TableReader>> {
-    return open_table(table_path(dir, rules, m, which), rules, m, which, FileAccess::Pread, env);
+  auto open_file = [&](const Material& m, Metric which) -> Expected<std::unique_ptr<CachedTable>> {
+    return CachedTable::open(table_path(dir, rules, m, which), rules, m, which, *fs->cache_, FileAccess::Pread, env);
   };
   for (const Material& m : all) {
     if (!has_material_number(m)) return Error("material " + m.name() + " has more pieces than a table may hold");
@@ -223,7 +185,7 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
 }
 
 std::unique_ptr<SuccessorReader> FileSuccessors::reader() const {
-  return std::make_unique<FileReader>(*this, entries_, *rules_, metric_, cache_bytes_);
+  return std::make_unique<FileReader>(*this, entries_, *rules_, metric_);
 }
 
 }  // namespace damka

@@ -1,8 +1,8 @@
 // Private to the generator: finished materials read from their table files
 // through the value oracle (value_oracle.hpp: capture positions are
-// resolved from their captures, whatever their entries hold) and a small
-// cache of decoded blocks per thread (no locks, no shared state after
-// opening); or, for materials this run built and kept in memory
+// resolved from their captures, whatever their entries hold) and one
+// bounded cache of decoded blocks that its readers share (format's
+// CachedTable and TableCache: a hit takes no lock); or, for materials this run built and kept in memory
 // (resident_tables.hpp), from their true codes directly.
 #pragma once
 
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "damka/engine.hpp"
+#include "damka/cached_table.hpp"
 #include "damka/table_file.hpp"
 #include "resident_tables.hpp"
 
@@ -26,10 +27,13 @@ class FileSuccessors : public SuccessorSource {
   // `resident` (may be null; its codes must be `metric`'s true codes) are
   // read from there, not from files; the source holds them (shares
   // ownership) until it is destroyed.  Files are read through `env`,
-  // which must outlive the source.
+  // which must outlive the source.  The readers share one block cache of
+  // cache_bytes_per_reader * readers bytes (`readers`: how many readers
+  // the caller will use at once; reader_bytes() is the planner's share of
+  // one).  Cost: opens and checks two files per material.
   static Expected<std::unique_ptr<FileSuccessors>> open(const Rules& rules, const std::filesystem::path& dir,
                                                         const std::vector<Material>& materials, Metric metric,
-                                                        std::uint64_t cache_bytes_per_reader,
+                                                        std::uint64_t cache_bytes_per_reader, int readers,
                                                         const ResidentTables* resident = nullptr,
                                                         Env& env = default_env());
   std::unique_ptr<SuccessorReader> reader() const override;
@@ -38,8 +42,8 @@ class FileSuccessors : public SuccessorSource {
   struct Entry {
     Material canonical;
     MaterialIndex index;
-    std::unique_ptr<TableReader> file;  // the metric's file (null when resident)
-    std::unique_ptr<TableReader> wdl;   // a distance metric's: the WDL file, whose draws it leaves don't care
+    std::unique_ptr<CachedTable> file;  // the metric's file (null when resident)
+    std::unique_ptr<CachedTable> wdl;   // a distance metric's: the WDL file, whose draws it leaves don't care
     ResidentTables::Codes resident;     // true codes by slot, or null
   };
   // Entry number of a canonical material, -1 if not opened.
@@ -48,6 +52,7 @@ class FileSuccessors : public SuccessorSource {
  private:
   const Rules* rules_ = nullptr;
   Metric metric_ = Metric::DTW;
+  std::unique_ptr<TableCache> cache_;  // before entries_: their tables hold blocks in it
   std::vector<Entry> entries_;
   std::vector<std::int16_t> by_key_;  // entry number by material_number(), -1 if none
   std::uint64_t cache_bytes_ = 0;

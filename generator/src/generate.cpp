@@ -83,7 +83,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   if (resident != nullptr) step = resident_step(*resident, index, m, opt.metrics, threads, opt.memory_budget);
   r.resident_bytes = step.held;
   Env& env = env_or_default(opt.env);
-  auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread, resident, env);
+  auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread, threads, resident, env);
   if (!succ) return Error(m.name() + ": cannot read a table it converts into: " + succ.message());
   const bool writes = split == nullptr || split->writer();
   FileSink sink(rules, opt.out, m, opt.metrics, opt.compression, threads, env, opt.one_side);
@@ -105,6 +105,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   BuildStats bs;
   if (Status s = build_material(rules, m, **succ, writes ? static_cast<ValueSink&>(sink) : none, bo, bs); !s.ok())
     return s;
+  succ->reset();  // its block cache freed inside the profile's time
   r.profile = bs.profile;
   if (writes) {
     engine_detail::PhaseClock clock(r.profile, Phase::Write);
@@ -159,7 +160,7 @@ Status fill_unstored_side(const Rules& rules, const std::filesystem::path& dir, 
   const std::uint64_t first = stored == StoredSide::White ? half : 0;
   std::unique_ptr<FileSuccessors> files;
   if (!successors(canonical).empty()) {
-    auto source = FileSuccessors::open(rules, dir, successors(canonical), metric, std::uint64_t{16} << 20);
+    auto source = FileSuccessors::open(rules, dir, successors(canonical), metric, std::uint64_t{16} << 20, 1);
     if (!source) return Error(canonical.name() + ": cannot value its unstored side: " + source.message());
     files = std::move(*source);
   }
@@ -299,11 +300,13 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
           !s.ok())
         return s.error();
       overall_done += r.positions;
+      // The table's time is its profile's (the notes' write below is not the table's).
+      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       notes[m.name()] = r.profile;
       // A disk too full for the notes is one for the next table too: a clean error as theirs.
       if (Status s = write_phase_notes(notes_path, notes, env_or_default(opt.env)); !s.ok()) return s.error();
     }
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (present[i]) r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (cb.table_done) cb.table_done(r);
     reports.push_back(r);
   }

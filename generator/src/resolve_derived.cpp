@@ -49,7 +49,7 @@ Expected<std::uint64_t> resolve_derived(const Rules& rules, const std::filesyste
   const std::vector<Loaded> memory = loaded_closure(loaded, canonical);
   std::unique_ptr<FileSuccessors> files;
   if (memory.empty() && !successors(canonical).empty()) {
-    auto source = FileSuccessors::open(rules, dir, successors(canonical), metric, std::uint64_t{16} << 20);
+    auto source = FileSuccessors::open(rules, dir, successors(canonical), metric, std::uint64_t{16} << 20, 1);
     if (!source) return Error(canonical.name() + ": cannot resolve its capture positions: " + source.message());
     files = std::move(*source);
   }

@@ -151,7 +151,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
   const Metric primary = files.dtw ? Metric::DTW : Metric::WDL;
   std::unique_ptr<FileSuccessors> prim_src, dtc_src;
   {
-    auto a = FileSuccessors::open(rules, root, successors(m), primary, cache, residency.primary, env);
+    auto a = FileSuccessors::open(rules, root, successors(m), primary, cache, threads, residency.primary, env);
     if (!a) {
       out.status = a.error();
       out.in_dependency = true;
@@ -159,7 +159,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     }
     prim_src = std::move(*a);
     if (files.dtc) {
-      auto b = FileSuccessors::open(rules, root, successors(m), Metric::DTC, cache, residency.dtc, env);
+      auto b = FileSuccessors::open(rules, root, successors(m), Metric::DTC, cache, threads, residency.dtc, env);
       if (!b) {
         out.status = b.error();
         out.in_dependency = true;
