@@ -19,7 +19,7 @@
 // entries resolved by the oracle), and every other material is read
 // through the generator's bounded successor readers (file_successors.hpp).
 // So the peak memory is that of the largest pair of adjacent levels plus a
-// block cache per thread, whatever the folder holds; a material whose pair
+// share of a block cache per thread, whatever the folder holds; a material whose pair
 // of levels does not fit VerifyOptions::memory_budget is reported as not
 // verifiable (naming the memory it needs).
 //
