@@ -82,14 +82,13 @@ std::string foreign_table_message(const fs::path& file, const TableHeader& h, co
          std::string(expected.name) + "'s is " + hex64(expected.fingerprint()) + ")";
 }
 
-fs::path tables_root(const fs::path& dir, const Rules& rules) {
+fs::path tables_root(const fs::path& dir, const Rules& rules, Env& env) {
   const std::string family = table_family(rules);
-  std::error_code ec;
-  if (dir.filename() == family && !fs::is_directory(dir / family, ec) && fs::is_directory(dir, ec))
+  if (dir.filename() == family && !is_folder(dir / family, env) && is_folder(dir, env))
     return dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
   // "data/tables/russian/" names the same folder.
   if (dir.filename().empty() && dir.has_parent_path() && dir.parent_path() != dir)
-    return tables_root(dir.parent_path(), rules);
+    return tables_root(dir.parent_path(), rules, env);
   return dir;
 }
 

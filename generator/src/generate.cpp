@@ -135,8 +135,10 @@ Status check_material_files(const Rules& rules, const std::filesystem::path& dir
                             bool full_checksum, const MetricSet& metrics, Env& env) {
   for (Metric m : file_metrics(metrics)) {
     const auto path = table_path(dir, rules, canonical, m);
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return Error(path.string() + ": missing", ErrorCode::NotFound);
+    if (auto info = env.stat(path); !info) {
+      if (info.code() == ErrorCode::NotFound) return Error(path.string() + ": missing", ErrorCode::NotFound);
+      return Error(path.string() + ": " + info.message() + " (I/O error)", ErrorCode::Io);
+    }
     auto reader = open_table(path, rules, canonical, m, FileAccess::Pread, env);
     if (!reader) return reader.error();
     if (full_checksum)
