@@ -58,7 +58,7 @@ Expected<AnnotateSetup> setup_annotate(const AnnotateCommandOptions& o, Report& 
   s.games = read_pdn(*text);
   if (s.games.empty()) return Error("no games in " + o.file, ErrorCode::NotFound);
   if (!o.rulebook.empty()) {
-    auto b = load_rulebook(o.rulebook, rulebook_search_path(exe_dir()));
+    auto b = load_rulebook(o.rulebook, rulebook_search_path(exe_dir()), env_or_default(o.env));
     if (!b) return bad_argument(b.message());  // the rulebook asked for cannot be used
     s.book = std::move(*b);
     report.set("rulebook", s.book->name);

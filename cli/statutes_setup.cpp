@@ -32,7 +32,7 @@ Expected<StatutesSetup> setup_statutes(const StatutesOptions& o, Report& report)
   report.set("folder", o.tables);
   StatutesSetup s;
   {
-    auto book = load_rulebook(o.rulebook, rulebook_search_path(exe_dir(), o.rulebooks_dir));
+    auto book = load_rulebook(o.rulebook, rulebook_search_path(exe_dir(), o.rulebooks_dir), env_or_default(o.env));
     if (!book) return bad_argument(book.message());  // the rulebook asked for cannot be used
     s.book = std::move(*book);
   }

@@ -59,6 +59,7 @@ Status scan_family(const fs::path& folder, const std::string& family, TableFamil
   for (const fs::path& f : *files) {
     auto reader = TableReader::open(f, FileAccess::Pread, env);
     if (!reader) {
+      if (reader.code() == ErrorCode::Io && out.io_error.empty()) out.io_error = reader.message();
       out.problems.push_back(reader.message());
       continue;
     }
@@ -99,6 +100,12 @@ std::vector<Variant> TableFolderScan::variants() const {
       if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::string TableFolderScan::io_error() const {
+  for (const auto& f : families)
+    if (!f.io_error.empty()) return f.io_error;
+  return {};
 }
 
 const TableFamilyFolder* TableFolderScan::family_of(const Rules& rules) const {
