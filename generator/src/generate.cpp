@@ -154,18 +154,14 @@ namespace {
 // true values in `codes` (their quiet moves lead there) and from the files
 // of the materials their promotions lead to.  `codes`: true values of every
 // other slot (draws and capture positions resolved).
-Status fill_unstored_side(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
+Status fill_unstored_side(const Rules& rules, SuccessorFiles& successor_files, const Material& canonical,
                           Metric metric, StoredSide stored, std::vector<std::uint16_t>& codes) {
   const MaterialIndex index(canonical);
   const std::uint64_t half = codes.size() / 2;
   const std::uint64_t first = stored == StoredSide::White ? half : 0;
-  std::unique_ptr<FileSuccessors> files;
-  if (!successors(canonical).empty()) {
-    auto source = FileSuccessors::open(rules, dir, successors(canonical), metric, std::uint64_t{16} << 20);
-    if (!source) return Error(canonical.name() + ": cannot value its unstored side: " + source.message());
-    files = std::move(*source);
-  }
-  std::unique_ptr<SuccessorReader> reader = files ? files->reader() : nullptr;
+  auto files = successor_files.get("cannot value its unstored side");
+  if (!files) return files.error();
+  std::unique_ptr<SuccessorReader> reader = *files != nullptr ? (*files)->reader() : nullptr;
   MoveList moves;
   for (std::uint64_t slot = first; slot < first + half; ++slot) {
     const Value own = Value::decode(codes[slot]);
@@ -225,9 +221,12 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
       (void)distance_value(wdl[i], codes[i], v);
       codes[i] = v.encode();
     }
-    if (auto r = resolve_derived(rules, dir, canonical, m, codes, loaded); !r) return r.error();
+    // The files of the materials it converts into: opened once for both.
+    SuccessorFiles successor_files(rules, dir, canonical, m);
+    if (auto r = resolve_derived(rules, canonical, m, codes, successor_files, loaded); !r) return r.error();
     if (stored_side != StoredSide::Both)
-      if (Status s = fill_unstored_side(rules, dir, canonical, m, stored_side, codes); !s.ok()) return s.error();
+      if (Status s = fill_unstored_side(rules, successor_files, canonical, m, stored_side, codes); !s.ok())
+        return s.error();
   }
   return t;
 }
