@@ -121,7 +121,8 @@ Expected<ProbeOutcome> run_probe(const ProbeOptions& o, Report& report) {
 
   if (!o.rulebook.empty()) {
     auto book = load_rulebook(o.rulebook, rulebook_search_path(exe_dir()), env_or_default(o.env));
-    if (!book) return bad_argument(book.message());  // the rulebook asked for cannot be used
+    // the rulebook asked for cannot be used (an I/O error is one, exit 1)
+    if (!book) return book.code() == ErrorCode::Io ? book.error() : bad_argument(book.message());
     auto counters = probe_counters(o, *book, r.game);
     if (!counters) return counters.error();
     r.counters = std::move(*counters);
