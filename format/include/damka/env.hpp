@@ -5,8 +5,10 @@
 // write with ENOSPC, kills the process before a rename, cuts reads short)
 // passes its own: TableReader::open(..., env), WriteOptions::env,
 // BuildOptions::env, GenerateOptions::env, OutputLock::acquire(..., env),
-// TablebaseOptions::env.  There is no process-wide Env to replace: the
-// libraries hold no mutable globals.
+// TablebaseOptions::env, VerifyOptions::env, TableDirOptions::env (the
+// statutes' tables and temporary count files), ServeOptions::env,
+// write_svgs(..., env), load_rulebook(..., env).  There is no process-wide
+// Env to replace: the libraries hold no mutable globals.
 //
 // Folders too: listing one (scan_table_folder, Tablebase::open,
 // materials_with_tables, the stale notes of a job, the rulebooks and the
@@ -14,8 +16,9 @@
 // output folder, the lock, the SVG pictures of a statute report).  Small
 // whole files (a rulebook, a web page) are read with read_small_file().
 // Library code (everything but cli/ and tests/) makes no other file-system
-// call, but for pure path arithmetic and the search for the rulebooks'
-// folder (rulebook_search_path: where the running code lives).
+// call, but for path arithmetic (links resolved by rulebook_search_path,
+// which looks for where the running code lives, and find_web_dir) and the
+// private temporary folder of the statutes' counts (mkdtemp).
 //
 // Errors are coded (expected.hpp) and carry the system's reason as their
 // message, without the path (make_dirs excepted), so that each caller names
