@@ -58,8 +58,9 @@ Expected<AnnotateSetup> setup_annotate(const AnnotateCommandOptions& o, Report& 
   s.games = read_pdn(*text);
   if (s.games.empty()) return Error("no games in " + o.file, ErrorCode::NotFound);
   if (!o.rulebook.empty()) {
-    auto b = load_rulebook(o.rulebook, rulebook_search_path(exe_dir()));
-    if (!b) return bad_argument(b.message());  // the rulebook asked for cannot be used
+    auto b = load_rulebook(o.rulebook, rulebook_search_path(exe_dir()), env_or_default(o.env));
+    // the rulebook asked for cannot be used (an I/O error is one, exit 1)
+    if (!b) return b.code() == ErrorCode::Io ? b.error() : bad_argument(b.message());
     s.book = std::move(*b);
     report.set("rulebook", s.book->name);
   }

@@ -91,6 +91,8 @@ Expected<const Rules*> choose_variant(const std::string& given, const TableFolde
   const auto present = scan.variants();
   if (present.empty() && !scan.unreadable.empty())
     return bad("no readable tables in " + scan.root.string() + " (" + scan.describe() + ")");
+  // Table files that could not be read: the I/O error (naming the file), not "no tables".
+  if (present.empty() && !scan.io_error().empty()) return Error(scan.io_error(), ErrorCode::Io);
   if (present.empty())
     return bad("no tables in " + scan.root.string() +
                " (build them with `damka generate -v VARIANT -o " + scan.root.string() + "`)");
@@ -140,8 +142,8 @@ Expected<std::unique_ptr<Tablebase>> open_command_tables(Report& report, const R
                             root.string() + "`)";
   auto opened = Tablebase::open(rules, root, topt);
   if (!opened)
-    return Error("cannot open tables: " + opened.message() + build,
-                 opened.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::NotFound);
+    return opened.code() == ErrorCode::Io ? Error("cannot open tables: " + opened.message(), ErrorCode::Io)
+                                          : Error("cannot open tables: " + opened.message() + build, ErrorCode::NotFound);
   report.set("tables_folder", (*opened)->directory().string());
   if ((*opened)->max_pieces() == 0)
     return Error("no " + std::string(rules.name) + " tables in " + (*opened)->directory().string() + build,

@@ -30,12 +30,13 @@ Expected<std::string> read_game_file(const std::string& path) {
 Expected<const Rules*> probe_variant(const ProbeOptions& o, const std::string& game_text) {
   if (!o.variant.empty()) return variant_named(o.variant);
   auto scan = scan_table_folder(o.tables, env_or_default(o.env));
-  if (!scan) return Error("cannot open tables: " + scan.message(), ErrorCode::NotFound);
+  if (!scan)
+    return Error("cannot open tables: " + scan.message(), scan.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::NotFound);
   // With --rulebook, only the variants it governs (a Russian game read
   // as English would fail later).
   std::optional<Rulebook> book;
   if (!o.rulebook.empty())
-    if (auto b = load_rulebook(o.rulebook, rulebook_search_path(exe_dir())); b) book = std::move(*b);
+    if (auto b = load_rulebook(o.rulebook, rulebook_search_path(exe_dir()), env_or_default(o.env)); b) book = std::move(*b);
   const auto governed = [&](const Rules& r) { return !book || book->governs(r); };
   return o.fen.empty()
              ? choose_variant("", *scan, [&](const Rules& r) { return governed(r) && parse_game(r, game_text).ok(); },
@@ -119,8 +120,9 @@ Expected<ProbeOutcome> run_probe(const ProbeOptions& o, Report& report) {
   r.note = shared_folder_note(rules, root);
 
   if (!o.rulebook.empty()) {
-    auto book = load_rulebook(o.rulebook, rulebook_search_path(exe_dir()));
-    if (!book) return bad_argument(book.message());  // the rulebook asked for cannot be used
+    auto book = load_rulebook(o.rulebook, rulebook_search_path(exe_dir()), env_or_default(o.env));
+    // the rulebook asked for cannot be used (an I/O error is one, exit 1)
+    if (!book) return book.code() == ErrorCode::Io ? book.error() : bad_argument(book.message());
     auto counters = probe_counters(o, *book, r.game);
     if (!counters) return counters.error();
     r.counters = std::move(*counters);

@@ -4,7 +4,7 @@
 namespace damka::cli {
 
 Expected<ServeOptions> setup_serve(const ServeCommandOptions& o, const ServePrinter& printer) {
-  auto web = find_web_dir(exe_dir(), o.web);
+  auto web = find_web_dir(exe_dir(), o.web, env_or_default(o.env));
   if (!web) return web.error();
   ServeOptions so;
   so.tables = o.tables;

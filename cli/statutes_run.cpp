@@ -21,7 +21,7 @@ Expected<StatutesOutcome> run_statutes(const StatutesOptions& o, StatutesSetup& 
                  ErrorCode::NotFound);
   StatutesOutcome r{std::move(*analysis), std::nullopt};
   if (!o.svg.empty()) {
-    auto files = write_svgs(r.analysis, *s.rules, o.svg);
+    auto files = write_svgs(r.analysis, *s.rules, o.svg, env_or_default(s.values.env));
     if (!files) return Error(files.message(), ErrorCode::Io);
     r.svg_files = std::move(*files);
   }

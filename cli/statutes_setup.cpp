@@ -32,8 +32,9 @@ Expected<StatutesSetup> setup_statutes(const StatutesOptions& o, Report& report)
   report.set("folder", o.tables);
   StatutesSetup s;
   {
-    auto book = load_rulebook(o.rulebook, rulebook_search_path(exe_dir(), o.rulebooks_dir));
-    if (!book) return bad_argument(book.message());  // the rulebook asked for cannot be used
+    auto book = load_rulebook(o.rulebook, rulebook_search_path(exe_dir(), o.rulebooks_dir), env_or_default(o.env));
+    // the rulebook asked for cannot be used (an I/O error is one, exit 1)
+    if (!book) return book.code() == ErrorCode::Io ? book.error() : bad_argument(book.message());
     s.book = std::move(*book);
   }
   auto rules = statutes_variant(o, s.book);

@@ -157,8 +157,10 @@ class PosixEnv final : public Env {
   }
 
   Status remove(const std::filesystem::path& path) override {
-    if (::unlink(path.c_str()) != 0) return errno_error(errno);
-    return {};
+    if (::unlink(path.c_str()) == 0) return {};
+    const int e = errno;
+    if (e == EISDIR && ::rmdir(path.c_str()) == 0) return {};  // an empty folder
+    return errno_error(e);
   }
 
   Expected<FileInfo> stat(const std::filesystem::path& path) override {

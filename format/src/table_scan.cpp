@@ -59,6 +59,7 @@ Status scan_family(const fs::path& folder, const std::string& family, TableFamil
   for (const fs::path& f : *files) {
     auto reader = TableReader::open(f, FileAccess::Pread, env);
     if (!reader) {
+      if (reader.code() == ErrorCode::Io && out.io_error.empty()) out.io_error = reader.message();
       out.problems.push_back(reader.message());
       continue;
     }
@@ -82,14 +83,13 @@ std::string foreign_table_message(const fs::path& file, const TableHeader& h, co
          std::string(expected.name) + "'s is " + hex64(expected.fingerprint()) + ")";
 }
 
-fs::path tables_root(const fs::path& dir, const Rules& rules) {
+fs::path tables_root(const fs::path& dir, const Rules& rules, Env& env) {
   const std::string family = table_family(rules);
-  std::error_code ec;
-  if (dir.filename() == family && !fs::is_directory(dir / family, ec) && fs::is_directory(dir, ec))
+  if (dir.filename() == family && !is_folder(dir / family, env) && is_folder(dir, env))
     return dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
   // "data/tables/russian/" names the same folder.
   if (dir.filename().empty() && dir.has_parent_path() && dir.parent_path() != dir)
-    return tables_root(dir.parent_path(), rules);
+    return tables_root(dir.parent_path(), rules, env);
   return dir;
 }
 
@@ -100,6 +100,12 @@ std::vector<Variant> TableFolderScan::variants() const {
       if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::string TableFolderScan::io_error() const {
+  for (const auto& f : families)
+    if (!f.io_error.empty()) return f.io_error;
+  return {};
 }
 
 const TableFamilyFolder* TableFolderScan::family_of(const Rules& rules) const {

@@ -136,8 +136,10 @@ Status check_material_files(const Rules& rules, const std::filesystem::path& dir
                             bool full_checksum, const MetricSet& metrics, Env& env) {
   for (Metric m : file_metrics(metrics)) {
     const auto path = table_path(dir, rules, canonical, m);
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return Error(path.string() + ": missing", ErrorCode::NotFound);
+    if (auto info = env.stat(path); !info) {
+      if (info.code() == ErrorCode::NotFound) return Error(path.string() + ": missing", ErrorCode::NotFound);
+      return Error(path.string() + ": " + info.message() + " (I/O error)", ErrorCode::Io);
+    }
     auto reader = open_table(path, rules, canonical, m, FileAccess::Pread, env);
     if (!reader) return reader.error();
     if (full_checksum)
@@ -153,18 +155,14 @@ namespace {
 // true values in `codes` (their quiet moves lead there) and from the files
 // of the materials their promotions lead to.  `codes`: true values of every
 // other slot (draws and capture positions resolved).
-Status fill_unstored_side(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
+Status fill_unstored_side(const Rules& rules, SuccessorFiles& successor_files, const Material& canonical,
                           Metric metric, StoredSide stored, std::vector<std::uint16_t>& codes) {
   const MaterialIndex index(canonical);
   const std::uint64_t half = codes.size() / 2;
   const std::uint64_t first = stored == StoredSide::White ? half : 0;
-  std::unique_ptr<FileSuccessors> files;
-  if (!successors(canonical).empty()) {
-    auto source = FileSuccessors::open(rules, dir, successors(canonical), metric, std::uint64_t{16} << 20, 1);
-    if (!source) return Error(canonical.name() + ": cannot value its unstored side: " + source.message());
-    files = std::move(*source);
-  }
-  std::unique_ptr<SuccessorReader> reader = files ? files->reader() : nullptr;
+  auto files = successor_files.get("cannot value its unstored side");
+  if (!files) return files.error();
+  std::unique_ptr<SuccessorReader> reader = *files != nullptr ? (*files)->reader() : nullptr;
   MoveList moves;
   for (std::uint64_t slot = first; slot < first + half; ++slot) {
     const Value own = Value::decode(codes[slot]);
@@ -224,9 +222,12 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
       (void)distance_value(wdl[i], codes[i], v);
       codes[i] = v.encode();
     }
-    if (auto r = resolve_derived(rules, dir, canonical, m, codes, loaded); !r) return r.error();
+    // The files of the materials it converts into: opened once for both.
+    SuccessorFiles successor_files(rules, dir, canonical, m);
+    if (auto r = resolve_derived(rules, canonical, m, codes, successor_files, loaded); !r) return r.error();
     if (stored_side != StoredSide::Both)
-      if (Status s = fill_unstored_side(rules, dir, canonical, m, stored_side, codes); !s.ok()) return s.error();
+      if (Status s = fill_unstored_side(rules, successor_files, canonical, m, stored_side, codes); !s.ok())
+        return s.error();
   }
   return t;
 }

@@ -67,15 +67,12 @@ void write_note(const std::filesystem::path& path, const std::string& text, Env&
   [[maybe_unused]] const Status s = replace_file(path, text + "\n", 0644, env);
 }
 
-// The first line of a note ("" when it cannot be read).
+// The first line of a note ("" when it cannot be read, or is not a note:
+// larger than 64 KiB).
 std::string read_note(const std::filesystem::path& path, Env& env) {
-  auto file = env.open_read(path);
-  if (!file) return {};
-  auto info = (*file)->info();
-  if (!info || !info->regular) return {};
-  std::string text(static_cast<std::size_t>(std::min<std::uint64_t>(info->size, 1 << 16)), '\0');
-  if (!(*file)->read(0, text.size(), text.data()).ok()) return {};
-  return text.substr(0, text.find('\n'));
+  auto text = read_small_file(env, path, 1 << 16);
+  if (!text) return {};
+  return text->substr(0, text->find('\n'));
 }
 
 }  // namespace

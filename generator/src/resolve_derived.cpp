@@ -36,9 +36,24 @@ std::vector<Loaded> loaded_closure(const TableSource* loaded, const Material& ca
 
 }  // namespace
 
-Expected<std::uint64_t> resolve_derived(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
-                                        Metric metric, std::vector<std::uint16_t>& codes, const TableSource* loaded,
-                                        int threads) {
+SuccessorFiles::SuccessorFiles(const Rules& rules, std::filesystem::path dir, const Material& canonical, Metric metric)
+    : rules_(rules), dir_(std::move(dir)), canonical_(canonical), metric_(metric) {}
+
+SuccessorFiles::~SuccessorFiles() = default;
+
+Expected<const FileSuccessors*> SuccessorFiles::get(std::string_view purpose) {
+  if (files_ || successors(canonical_).empty()) return static_cast<const FileSuccessors*>(files_.get());
+  // As many readers as resolve_derived's default team (threads = 0).
+  auto source =
+      FileSuccessors::open(rules_, dir_, successors(canonical_), metric_, std::uint64_t{16} << 20, omp_get_max_threads());
+  if (!source) return Error(canonical_.name() + ": " + std::string(purpose) + ": " + source.message());
+  files_ = std::move(*source);
+  return static_cast<const FileSuccessors*>(files_.get());
+}
+
+Expected<std::uint64_t> resolve_derived(const Rules& rules, const Material& canonical, Metric metric,
+                                        std::vector<std::uint16_t>& codes, SuccessorFiles& successor_files,
+                                        const TableSource* loaded, int threads) {
   const MaterialIndex index(canonical);
   if (codes.size() != table_slots(index))
     return Error("resolve_derived: " + canonical.name() + ": " + std::to_string(codes.size()) + " codes for " +
@@ -47,11 +62,11 @@ Expected<std::uint64_t> resolve_derived(const Rules& rules, const std::filesyste
   // for one piece each: a capture there leaves a side without pieces, lost
   // in 0 by the oracle).
   const std::vector<Loaded> memory = loaded_closure(loaded, canonical);
-  std::unique_ptr<FileSuccessors> files;
-  if (memory.empty() && !successors(canonical).empty()) {
-    auto source = FileSuccessors::open(rules, dir, successors(canonical), metric, std::uint64_t{16} << 20, 1);
-    if (!source) return Error(canonical.name() + ": cannot resolve its capture positions: " + source.message());
-    files = std::move(*source);
+  const FileSuccessors* files = nullptr;
+  if (memory.empty()) {
+    auto source = successor_files.get("cannot resolve its capture positions");
+    if (!source) return source.error();
+    files = *source;
   }
   const int team = threads > 0 ? threads : omp_get_max_threads();
   std::uint64_t derived = 0;

@@ -21,7 +21,7 @@ namespace {
 
 // The rules' table folder under dir, or why there is none.
 Expected<std::filesystem::path> family_folder(const Rules& rules, const std::filesystem::path& dir, Env& env) {
-  const auto family = table_dir(tables_root(dir, rules), rules);
+  const auto family = table_dir(tables_root(dir, rules, env), rules);
   if (auto info = env.stat(family); !info || !info->directory) {
     if (!info && info.code() != ErrorCode::NotFound) return Error(family.string() + ": " + info.message(), ErrorCode::Io);
     return Error(family.string() + ": no such directory (generate tables first: damka generate -v " +

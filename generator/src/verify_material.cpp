@@ -92,6 +92,43 @@ struct FirstError {
   }
 };
 
+// One thread's scratch for the one-ply searches of a chunk loop.
+struct PlyScratch {
+  MoveList moves;
+  std::vector<std::uint16_t> sd, sc;  // successors' primary and DTC codes
+};
+
+// The chunk loop of a level's n_slots entries: body(t, o, scratch, counted)
+// for every entry offset o, chunks of kChunk entries taken in turn by
+// `threads` OpenMP threads (t: the thread's number); a body returning
+// false ends its chunk.  Once `err` is set no further chunk starts; an
+// exception becomes m's Io error.  after_chunk(t, begin, end) follows every
+// chunk started.  Returns the sum of what the bodies added to `counted`.
+template <class Body, class AfterChunk>
+std::uint64_t for_each_chunk(int threads, std::uint64_t n_slots, FirstError& err, const Material& m, Body&& body,
+                             AfterChunk&& after_chunk) {
+  const std::int64_t chunks = static_cast<std::int64_t>((n_slots + kChunk - 1) / kChunk);
+  std::uint64_t counted = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : counted)
+  {
+    const int t = omp_get_thread_num();
+    PlyScratch scratch;
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      if (err.failed.load(std::memory_order_relaxed)) continue;
+      const std::uint64_t begin = c * kChunk, end = std::min<std::uint64_t>(n_slots, (c + 1) * kChunk);
+      try {
+        for (std::uint64_t o = begin; o < end; ++o)
+          if (!body(t, o, scratch, counted)) break;
+      } catch (const std::exception& e) {
+        err.set(Error(m.name() + ": " + e.what(), ErrorCode::Io), false);
+      }
+      after_chunk(t, begin, end);
+    }
+  }
+  return counted;
+}
+
 }  // namespace
 
 std::uint64_t level_bytes(const Material& canonical, const MetricSet& files) {
@@ -232,7 +269,6 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     cur->wdl.resize(n_slots);
     cur->prim.resize(n_slots);
     if (files.dtc) cur->dtc.resize(n_slots);
-    const std::int64_t chunks = static_cast<std::int64_t>((n_slots + kChunk - 1) / kChunk);
 
     // Fill: the files' entries, true values for draws and derived positions.
     // Work in slot ranges of the largest block, so that each block holding
@@ -378,77 +414,55 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     // other side to move, stored; a promotion's are read like any
     // successor's).
     if (one_sided) {
-#pragma omp parallel num_threads(threads)
-      {
-        const int t = omp_get_thread_num();
-        MoveList moves;
-        std::vector<std::uint16_t> sd, sc;
-#pragma omp for schedule(dynamic, 1)
-        for (std::int64_t c = 0; c < chunks; ++c) {
-          if (err.failed.load(std::memory_order_relaxed)) continue;
-          const std::uint64_t begin = c * kChunk, end = std::min<std::uint64_t>(n_slots, (c + 1) * kChunk);
-          try {
-            for (std::uint64_t o = begin; o < end; ++o) {
-              const std::uint8_t w = cur->wdl[o];
-              if (w == kDerived || (w & (kUnstoredDtw | kUnstoredDtc)) == 0) continue;
-              const std::uint64_t slot = slot_of(p, o);
-              Value want, want_dtc;
-              if (!one_ply(t, position_at(L.index, slot), slot, moves, sd, sc, want, want_dtc)) break;
-              if (w & kUnstoredDtw) cur->prim[o] = want.encode();
-              if (w & kUnstoredDtc) cur->dtc[o] = want_dtc.encode();
-              if (keep_prim) (*keep_prim)[slot] = cur->prim[o];
-              if (keep_dtc) (*keep_dtc)[slot] = cur->dtc[o];
-            }
-          } catch (const std::exception& e) {
-            err.set(Error(m.name() + ": " + e.what(), ErrorCode::Io), false);
-          }
-        }
-      }
+      (void)for_each_chunk(
+          threads, n_slots, err, m,
+          [&](int t, std::uint64_t o, PlyScratch& s, std::uint64_t&) {
+            const std::uint8_t w = cur->wdl[o];
+            if (w == kDerived || (w & (kUnstoredDtw | kUnstoredDtc)) == 0) return true;
+            const std::uint64_t slot = slot_of(p, o);
+            Value want, want_dtc;
+            if (!one_ply(t, position_at(L.index, slot), slot, s.moves, s.sd, s.sc, want, want_dtc)) return false;
+            if (w & kUnstoredDtw) cur->prim[o] = want.encode();
+            if (w & kUnstoredDtc) cur->dtc[o] = want_dtc.encode();
+            if (keep_prim) (*keep_prim)[slot] = cur->prim[o];
+            if (keep_dtc) (*keep_dtc)[slot] = cur->dtc[o];
+            return true;
+          },
+          [](int, std::uint64_t, std::uint64_t) {});
       if (err.failed) break;
     }
 
     // Check: one ply from every stored position of the level.
-    std::uint64_t bad = 0;
-#pragma omp parallel num_threads(threads) reduction(+ : bad)
-    {
-      const int t = omp_get_thread_num();
-      MoveList moves;
-      std::vector<std::uint16_t> sd, sc;  // successors' primary and DTC codes
-#pragma omp for schedule(dynamic, 1)
-      for (std::int64_t c = 0; c < chunks; ++c) {
-        if (err.failed.load(std::memory_order_relaxed)) continue;
-        const std::uint64_t begin = c * kChunk, end = std::min<std::uint64_t>(n_slots, (c + 1) * kChunk);
-        try {
-          for (std::uint64_t o = begin; o < end; ++o) {
-            if (cur->wdl[o] == kDerived) continue;  // nothing stored to check
-            const std::uint64_t slot = slot_of(p, o);
-            const Position pos = position_at(L.index, slot);
-            Value want, want_dtc;
-            if (!one_ply(t, pos, slot, moves, sd, sc, want, want_dtc)) break;
-            // A distance a one-side file leaves out was computed from this
-            // ply above: only its WDL entry is checked.
-            const std::uint8_t w = cur->wdl[o];
-            const std::uint16_t got[3] = {static_cast<std::uint16_t>(w & kWdlBits), cur->prim[o],
-                                          files.dtc ? cur->dtc[o] : std::uint16_t{0}};
-            const std::uint16_t exp[3] = {want.wdl_only().encode(), want.encode(), want_dtc.encode()};
-            const bool skip[3] = {false, !files.dtw || (w & kUnstoredDtw) != 0, !files.dtc || (w & kUnstoredDtc) != 0};
-            for (int f = 0; f < 3; ++f) {
-              if (got[f] == exp[f] || skip[f]) continue;
-              ++bad;
-              if (mismatch && listed.fetch_add(1) < opts.max_listed) {
+    const std::uint64_t bad = for_each_chunk(
+        threads, n_slots, err, m,
+        [&](int t, std::uint64_t o, PlyScratch& s, std::uint64_t& count) {
+          if (cur->wdl[o] == kDerived) return true;  // nothing stored to check
+          const std::uint64_t slot = slot_of(p, o);
+          const Position pos = position_at(L.index, slot);
+          Value want, want_dtc;
+          if (!one_ply(t, pos, slot, s.moves, s.sd, s.sc, want, want_dtc)) return false;
+          // A distance a one-side file leaves out was computed from this
+          // ply above: only its WDL entry is checked.
+          const std::uint8_t w = cur->wdl[o];
+          const std::uint16_t got[3] = {static_cast<std::uint16_t>(w & kWdlBits), cur->prim[o],
+                                        files.dtc ? cur->dtc[o] : std::uint16_t{0}};
+          const std::uint16_t exp[3] = {want.wdl_only().encode(), want.encode(), want_dtc.encode()};
+          const bool skip[3] = {false, !files.dtw || (w & kUnstoredDtw) != 0, !files.dtc || (w & kUnstoredDtc) != 0};
+          for (int f = 0; f < 3; ++f) {
+            if (got[f] == exp[f] || skip[f]) continue;
+            ++count;
+            if (mismatch && listed.fetch_add(1) < opts.max_listed) {
 #pragma omp critical(damka_verify_list)
-                mismatch(VerifyMismatch{m, std::string(metric_name(own_metrics[f])), to_fen(rules, pos),
-                                        describe(got[f]), describe(exp[f])});
-              }
+              mismatch(VerifyMismatch{m, std::string(metric_name(own_metrics[f])), to_fen(rules, pos),
+                                      describe(got[f]), describe(exp[f])});
             }
           }
-        } catch (const std::exception& e) {
-          err.set(Error(m.name() + ": " + e.what(), ErrorCode::Io), false);
-        }
-        done.fetch_add(end - begin, std::memory_order_relaxed);
-        if (t == 0 && progress) progress();
-      }
-    }
+          return true;
+        },
+        [&](int t, std::uint64_t begin, std::uint64_t end) {
+          done.fetch_add(end - begin, std::memory_order_relaxed);
+          if (t == 0 && progress) progress();
+        });
     out.mismatches += bad;
   }
   if (err.failed) {

@@ -183,18 +183,23 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
 
 Expected<std::vector<Material>> materials_with_tables(const Tablebase& tb) {
   std::vector<Material> out;
-  std::error_code ec;
-  if (!fs::is_directory(tb.directory(), ec)) return out;  // no tables of this family
-  for (fs::directory_iterator it(tb.directory(), ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path().extension() != ".wdl") continue;
-    const std::string stem = it->path().stem().string();
+  Env& env = tb.env();
+  auto folder = env.stat(tb.directory());
+  if (!folder && folder.code() != ErrorCode::NotFound)
+    return Error(tb.directory().string() + ": " + folder.message() + " (I/O error)", ErrorCode::Io);
+  if (!folder || !folder->directory) return out;  // no tables of this family
+  auto names = env.list_dir(tb.directory());
+  if (!names) return Error(tb.directory().string() + ": cannot list: " + names.message(), ErrorCode::Io);
+  for (const std::string& name : *names) {
+    const fs::path file(name);
+    if (file.extension() != ".wdl") continue;
+    const std::string stem = file.stem().string();
     auto m = Material::parse(stem);
     if (!m || !m->is_valid() || !m->is_canonical() || m->name() != stem || m->white() == 0 || m->black() == 0 ||
         m->pieces() > kMaxIndexPieces)
       continue;
     out.push_back(*m);
   }
-  if (ec) return Error(tb.directory().string() + ": cannot list: " + ec.message(), ErrorCode::Io);
   std::sort(out.begin(), out.end(), [](const Material& a, const Material& b) {
     return a.pieces() != b.pieces() ? a.pieces() < b.pieces() : a < b;
   });

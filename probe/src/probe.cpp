@@ -60,7 +60,7 @@ struct Tablebase::Impl {
   Impl(const Rules& r, std::filesystem::path root_dir, TablebaseOptions opt)
       : rules(r),
         root(std::move(root_dir)),
-        family_dir(table_dir(tables_root(root, r), r)),
+        family_dir(table_dir(tables_root(root, r, env_or_default(opt.env)), r)),
         options(std::move(opt)),
         tables(std::make_unique<std::atomic<MaterialTables*>[]>(static_cast<std::size_t>(kMaterialNumbers))),
         cache(options.cache_bytes) {}
@@ -460,7 +460,10 @@ Expected<std::unique_ptr<Tablebase>> Tablebase::open(const Rules& rules, const s
     // names are only candidates; the largest whose header checks out counts
     // (an empty or foreign file named 16Kv16K.wdl does not).
     std::map<int, std::vector<std::pair<Material, Metric>>, std::greater<>> candidates;
-    if (auto family = env.stat(impl->family_dir); family && family->directory) {
+    auto family = env.stat(impl->family_dir);
+    if (!family && family.code() != ErrorCode::NotFound)
+      return Error(impl->family_dir.string() + ": " + family.message() + " (I/O error)", ErrorCode::Io);
+    if (family && family->directory) {
       auto names = env.list_dir(impl->family_dir);
       if (!names)
         return Error(impl->family_dir.string() + ": cannot list: " + names.message() + " (I/O error)", ErrorCode::Io);
@@ -478,11 +481,14 @@ Expected<std::unique_ptr<Tablebase>> Tablebase::open(const Rules& rules, const s
     }
     for (const auto& [pieces, files] : candidates) {
       for (const auto& [m, metric] : files) {
-        if (open_table(table_path(dir, rules, m, metric), rules, m, metric, FileAccess::Pread, env)
-                .ok()) {
+        auto table = open_table(table_path(dir, rules, m, metric), rules, m, metric, FileAccess::Pread, env);
+        if (table.ok()) {
           impl->max_pieces = pieces;
           break;
         }
+        // A file that cannot be read (not one that is damaged or foreign) is
+        // the I/O error it is, not "no tables" (its message names the file).
+        if (table.code() == ErrorCode::Io) return table.error();
       }
       if (impl->max_pieces) break;
     }

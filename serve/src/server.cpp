@@ -20,7 +20,6 @@
 #include <condition_variable>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -142,7 +141,7 @@ struct WebFile {
 
 }  // namespace
 
-Expected<fs::path> find_web_dir(const fs::path& exe_dir, const fs::path& override_dir) {
+Expected<fs::path> find_web_dir(const fs::path& exe_dir, const fs::path& override_dir, Env& env) {
   std::vector<fs::path> tried;
   if (!override_dir.empty()) tried.push_back(override_dir);
   else {
@@ -154,8 +153,11 @@ Expected<fs::path> find_web_dir(const fs::path& exe_dir, const fs::path& overrid
   }
   std::string places;
   for (const fs::path& d : tried) {
-    std::error_code ec;
-    if (fs::is_regular_file(d / "index.html", ec)) return fs::weakly_canonical(d, ec);
+    if (auto index = env.stat(d / "index.html"); index && index->regular) {
+      std::error_code ec;
+      const fs::path resolved = fs::weakly_canonical(d, ec);  // path arithmetic: its links resolved
+      return ec ? d : resolved;
+    }
     places += (places.empty() ? "" : ", ") + d.string();
   }
   return Error("the explorer's files (index.html) are not in " + (places.empty() ? std::string("any place") : places) +
@@ -513,14 +515,17 @@ Server::~Server() {
 }
 
 Expected<std::unique_ptr<Server>> Server::create(ServeOptions options) {
-  std::error_code ec;
-  if (!fs::is_directory(options.tables, ec)) {
-    if (ec == std::errc::too_many_symbolic_link_levels)
-      return Error("tables directory " + options.tables.string() + " is a loop of symbolic links");
-    if (fs::exists(options.tables, ec))
+  Env& env = env_or_default(options.env);
+  if (auto tables = env.stat(options.tables); !tables || !tables->directory) {
+    if (tables)
       return Error("tables directory " + options.tables.string() + " is not a directory (give the folder of tables)");
-    return Error("tables directory " + options.tables.string() + " does not exist (build tables with `damka generate -o " +
-                 options.tables.string() + "`)");
+    if (tables.code() == ErrorCode::NotFound)
+      return Error("tables directory " + options.tables.string() +
+                   " does not exist (build tables with `damka generate -o " + options.tables.string() + "`)");
+    if (tables.message() == std::strerror(ELOOP))
+      return Error("tables directory " + options.tables.string() + " is a loop of symbolic links");
+    return Error("tables directory " + options.tables.string() + ": " + tables.message() + " (I/O error)",
+                 ErrorCode::Io);
   }
   if (options.threads < 1) return Error("threads must be at least 1");
   auto impl = std::make_unique<Impl>();
@@ -530,8 +535,8 @@ Expected<std::unique_ptr<Server>> Server::create(ServeOptions options) {
 
   // Rulebooks.
   const auto dirs = rulebook_search_path(opt.exe_dir, opt.rulebooks_dir);
-  for (const std::string& name : known_rulebooks(dirs)) {
-    auto b = load_rulebook(name, dirs);
+  for (const std::string& name : known_rulebooks(dirs, env)) {
+    auto b = load_rulebook(name, dirs, env);
     if (b) impl->books.emplace(name, std::move(*b));
     else self->log("damka serve: skipping rulebook " + name + ": " + b.message());
   }
@@ -555,17 +560,19 @@ Expected<std::unique_ptr<Server>> Server::create(ServeOptions options) {
   }
   // Web files: every file of a known type in web_dir, served by name; index.html also at /.
   if (!opt.web_dir.empty()) {
-    for (const auto& entry : fs::directory_iterator(opt.web_dir, ec)) {
-      const std::string mime = mime_of(entry.path());
-      if (mime.empty() || !entry.is_regular_file(ec)) continue;
-      if (entry.file_size(ec) > kMaxWebFileBytes) continue;
-      std::ifstream in(entry.path(), std::ios::binary);
-      std::ostringstream body;
-      body << in.rdbuf();
-      if (!in) return Error("cannot read " + entry.path().string());
-      impl->web["/" + entry.path().filename().string()] = {body.str(), mime};
+    auto names = env.list_dir(opt.web_dir);
+    if (!names) return Error("cannot list " + opt.web_dir.string() + ": " + names.message(), names.code());
+    std::sort(names->begin(), names->end());
+    for (const std::string& name : *names) {
+      const fs::path file = opt.web_dir / name;
+      const std::string mime = mime_of(file);
+      if (mime.empty()) continue;
+      auto info = env.stat(file);
+      if (!info || !info->regular || info->size > kMaxWebFileBytes) continue;
+      auto body = read_small_file(env, file, kMaxWebFileBytes);
+      if (!body) return Error("cannot read " + file.string() + ": " + body.message(), ErrorCode::Io);
+      impl->web["/" + name] = {std::move(*body), mime};
     }
-    if (ec) return Error("cannot list " + opt.web_dir.string() + ": " + ec.message());
     const auto index = impl->web.find("/index.html");
     if (index == impl->web.end()) return Error("no index.html in " + opt.web_dir.string());
     impl->web["/"] = index->second;

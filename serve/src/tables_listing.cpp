@@ -18,14 +18,18 @@ nlohmann::json variant_listing(const Rules& rules, const std::filesystem::path& 
                        {"row", row_of(sq)}});
   // Table files: <material>.<metric> in the family's folder.
   std::map<Material, std::set<std::string>> found;
-  std::error_code ec;
   const std::filesystem::path family = table_dir(dir, rules);
-  for (const auto& entry : std::filesystem::directory_iterator(family, ec)) {
-    const std::string ext = entry.path().extension().string();
+  Env& env = tb.env();
+  // A folder that cannot be listed lists nothing (Server::create listed it
+  // just before: materials_with_tables).
+  auto names = env.list_dir(family);
+  for (const std::string& name : names ? *names : std::vector<std::string>{}) {
+    const std::filesystem::path file(name);
+    const std::string ext = file.extension().string();
     if (ext != ".wdl" && ext != ".dtw" && ext != ".dtc") continue;
-    if (!entry.is_regular_file(ec)) continue;
-    auto m = Material::parse(entry.path().stem().string());
-    if (!m || !m->is_valid() || !m->is_canonical() || m->name() != entry.path().stem().string()) continue;
+    if (auto info = env.stat(family / file); !info || !info->regular) continue;
+    auto m = Material::parse(file.stem().string());
+    if (!m || !m->is_valid() || !m->is_canonical() || m->name() != file.stem().string()) continue;
     found[*m].insert(ext.substr(1));
   }
   json materials = json::array();

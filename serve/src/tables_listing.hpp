@@ -16,7 +16,8 @@ namespace damka {
 //  "pieces": {"2": materials with 2 pieces, ...}}.  Squares are listed by
 // internal number (a1 = 0 ... h8 = 31); column 0 is the left edge and row 0
 // the bottom edge seen from White's side (mirrored boards: a1 is not a
-// playing square).  Lists <dir>/<family>/ once (cost: one directory scan).
+// playing square).  Lists <dir>/<family>/ once through tb.env() (cost: one
+// directory scan and a stat per table file).
 nlohmann::json variant_listing(const Rules& rules, const std::filesystem::path& dir, const Tablebase& tb);
 
 }  // namespace damka

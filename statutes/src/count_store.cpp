@@ -8,7 +8,6 @@
 #include <cstring>
 #include <list>
 #include <mutex>
-#include <system_error>
 #include <unordered_map>
 
 #include "damka/table_file.hpp"
@@ -133,7 +132,7 @@ class FileCountStore::Writer final : public CountWriter {
   Status add(std::span<const std::uint16_t> codes) override { return builder_->add(codes); }
   Status finish() override {
     if (Status s = builder_->finish(); !s.ok()) return s;
-    auto reader = TableReader::open(path_);
+    auto reader = TableReader::open(path_, FileAccess::Pread, store_.env_);
     if (!reader) return reader.error();
     const auto number = static_cast<std::uint32_t>(store_.tables_.size());
     store_.tables_[key_] = std::make_unique<Table>(number, std::move(*reader), *store_.cache_);
@@ -147,15 +146,17 @@ class FileCountStore::Writer final : public CountWriter {
   std::unique_ptr<TableBuilder> builder_;
 };
 
-FileCountStore::FileCountStore(const Rules& rules, std::filesystem::path work_dir, std::uint64_t cache_bytes)
-    : rules_(rules), work_dir_(std::move(work_dir)), cache_(std::make_unique<Cache>(cache_bytes)) {}
+FileCountStore::FileCountStore(const Rules& rules, std::filesystem::path work_dir, std::uint64_t cache_bytes,
+                               Env& env)
+    : rules_(rules), env_(env), work_dir_(std::move(work_dir)), cache_(std::make_unique<Cache>(cache_bytes)) {}
 
 FileCountStore::~FileCountStore() {
   tables_.clear();  // close the files first
-  if (!dir_.empty()) {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
+  if (dir_.empty()) return;
+  // Its own files (and a writer's leftover temporary files), then the folder.
+  if (auto names = env_.list_dir(dir_))
+    for (const std::string& name : *names) (void)env_.remove(dir_ / name);
+  (void)env_.remove(dir_);
 }
 
 const StatuteCounts* FileCountStore::find(const CountKey& key) const {
@@ -175,7 +176,9 @@ Expected<std::unique_ptr<CountWriter>> FileCountStore::write(const CountKey& key
   h.zstd_level = 3;  // temporary: fast to write
   if (h.slots != slots) return Error("statute counts of " + key.second.name() + ": wrong slot count");
   const std::filesystem::path path = dir_ / (std::to_string(files_++) + ".dtw");
-  auto builder = TableBuilder::create(path, h);
+  WriteOptions w;
+  w.env = &env_;
+  auto builder = TableBuilder::create(path, h, w);
   if (!builder) return builder.error();
   return std::unique_ptr<CountWriter>(std::make_unique<Writer>(*this, key, path, std::move(*builder)));
 }

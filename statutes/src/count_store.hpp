@@ -63,10 +63,14 @@ class MemoryCountStore final : public CountStore {
 // first write and removed (with its files) by the destructor; read back
 // through one block cache of at most `cache_bytes` decoded codes (least
 // recently used blocks evicted first).  Memory: the cache, a writer's
-// blocks while it writes, and a few bytes per block of every file.
+// blocks while it writes, and a few bytes per block of every file.  The
+// files are written, read, listed and removed through `env` (which must
+// outlive the store); only the folder is made by mkdtemp (an Env makes no
+// private temporary folders).  One thread at a time.
 class FileCountStore final : public CountStore {
  public:
-  FileCountStore(const Rules& rules, std::filesystem::path work_dir, std::uint64_t cache_bytes);
+  FileCountStore(const Rules& rules, std::filesystem::path work_dir, std::uint64_t cache_bytes,
+                 Env& env = default_env());
   ~FileCountStore() override;
   const StatuteCounts* find(const CountKey& key) const override;
   Expected<std::unique_ptr<CountWriter>> write(const CountKey& key, std::uint64_t slots) override;
@@ -77,6 +81,7 @@ class FileCountStore final : public CountStore {
   class Table;
   class Writer;
   const Rules& rules_;
+  Env& env_;
   std::filesystem::path work_dir_, dir_;  // dir_: the temporary folder, once made
   int files_ = 0;
   std::unique_ptr<Cache> cache_;

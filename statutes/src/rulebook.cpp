@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -222,14 +221,6 @@ Rulebook parse_book(const json& j, const std::string& origin) {
   return b;
 }
 
-std::string read_file(const std::filesystem::path& p, bool& ok) {
-  std::ifstream in(p, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 std::string CountSpec::describe() const {
@@ -385,36 +376,43 @@ std::vector<std::filesystem::path> rulebook_search_path(const std::filesystem::p
   return dirs;
 }
 
-std::vector<std::string> known_rulebooks(const std::vector<std::filesystem::path>& dirs) {
+std::vector<std::string> known_rulebooks(const std::vector<std::filesystem::path>& dirs, Env& env) {
   std::set<std::string> names;
   for (const auto& d : dirs) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(d, ec)) continue;
-    for (const auto& e : std::filesystem::directory_iterator(d, ec))
-      if (e.path().extension() == ".json") names.insert(e.path().stem().string());
+    auto entries = env.list_dir(d);  // a folder that is not there (or unreadable) offers none
+    if (!entries) continue;
+    for (const std::string& e : *entries) {
+      const std::filesystem::path f(e);
+      if (f.extension() == ".json") names.insert(f.stem().string());
+    }
   }
   return {names.begin(), names.end()};
 }
 
-Expected<Rulebook> load_rulebook(std::string_view name, const std::vector<std::filesystem::path>& dirs) {
+Expected<Rulebook> load_rulebook(std::string_view name, const std::vector<std::filesystem::path>& dirs, Env& env) {
   const std::string file = std::string(name) + ".json";
   if (name.empty() || name.find('/') != std::string_view::npos || name.find('\\') != std::string_view::npos)
     return Error("bad rulebook name '" + std::string(name) + "'", ErrorCode::InvalidArgument);
   for (const auto& d : dirs) {
     const std::filesystem::path p = d / file;
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(p, ec)) continue;
-    bool ok = false;
-    const std::string text = read_file(p, ok);
-    if (!ok) return Error("cannot read " + p.string(), ErrorCode::Io);
-    auto book = parse_rulebook(text, p.string());
+    auto info = env.stat(p);
+    if (!info) {
+      if (info.code() == ErrorCode::NotFound) continue;
+      return Error("cannot read " + p.string() + ": " + info.message(), ErrorCode::Io);
+    }
+    if (!info->regular) continue;
+    auto text = read_small_file(env, p, kMaxRulebookBytes);
+    if (!text)
+      return Error("cannot read " + p.string() + ": " + text.message(),
+                   text.code() == ErrorCode::InvalidArgument ? ErrorCode::InvalidArgument : ErrorCode::Io);
+    auto book = parse_rulebook(*text, p.string());
     if (!book) return book;
     if (book->name != name)
       return Error(p.string() + ": 'name' is '" + book->name + "' but the file is named '" + std::string(name) + "'", ErrorCode::InvalidArgument);
     book->path = p;
     return book;
   }
-  const auto known = known_rulebooks(dirs);
+  const auto known = known_rulebooks(dirs, env);
   std::string list;
   for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
   std::string searched;

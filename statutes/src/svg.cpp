@@ -1,6 +1,5 @@
 // SVG pictures of clause positions: a plain 8x8 board with coordinates.
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 #include "damka/safe_file.hpp"
@@ -210,11 +209,9 @@ std::string clause_svg(const StatuteReport& rep, const ClauseReport& r, const Ru
 }
 
 Expected<std::vector<std::filesystem::path>> write_svgs(const StatuteReport& rep, const Rules& rules,
-                                                        const std::filesystem::path& dir) {
+                                                        const std::filesystem::path& dir, Env& env) {
   const std::filesystem::path sub = dir / std::string(rules.name) / rep.book_name;
-  std::error_code ec;
-  std::filesystem::create_directories(sub, ec);
-  if (ec) return Error("cannot create " + sub.string() + ": " + ec.message());
+  if (Status s = env.make_dirs(sub); !s.ok()) return s.error();
   std::vector<std::filesystem::path> out;
   for (const ClauseReport& r : rep.clauses) {
     std::string id = r.clause.id;
@@ -224,7 +221,7 @@ Expected<std::vector<std::filesystem::path>> write_svgs(const StatuteReport& rep
     // Written to a fresh temporary file, then renamed (safe_file.hpp): an
     // interrupted run leaves no half picture, and a link planted at any name
     // is never written through.
-    if (Status s = replace_file(p, clause_svg(rep, r, rules)); !s.ok()) return s.error();
+    if (Status s = replace_file(p, clause_svg(rep, r, rules), 0644, env); !s.ok()) return s.error();
     out.push_back(p);
   }
   return out;

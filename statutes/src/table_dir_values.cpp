@@ -26,8 +26,10 @@ TableDirValues::TableDirValues(const Rules& rules, std::filesystem::path dir, co
     : ValueSource(rules, options.work_dir.empty()
                              ? std::unique_ptr<CountStore>()
                              : std::make_unique<FileCountStore>(rules, options.work_dir,
-                                                                cache_share(options))),
-      dir_(tables_root(dir, rules)) {
+                                                                cache_share(options),
+                                                                env_or_default(options.env))),
+      env_(&env_or_default(options.env)),
+      dir_(tables_root(dir, rules, *env_)) {
   const std::uint64_t caches = cache_share(options) * (options.work_dir.empty() ? 1 : 2);
   engine_budget_ = options.memory_budget > caches ? options.memory_budget - caches : 0;
   TablebaseOptions t;
@@ -42,9 +44,11 @@ TableDirValues::TableDirValues(const Rules& rules, std::filesystem::path dir, co
 TableDirValues::~TableDirValues() = default;
 
 bool TableDirValues::has_table(const Material& canonical) const {
-  std::error_code ec;
-  return std::filesystem::is_regular_file(table_path(dir_, rules(), canonical, Metric::DTW), ec) &&
-         std::filesystem::is_regular_file(table_path(dir_, rules(), canonical, Metric::DTC), ec);
+  const auto regular = [&](Metric m) {
+    auto info = env_->stat(table_path(dir_, rules(), canonical, m));
+    return info && info->regular;
+  };
+  return regular(Metric::DTW) && regular(Metric::DTC);
 }
 
 std::string TableDirValues::describe() const { return "tables in " + table_dir(dir_, rules()).string(); }

@@ -233,6 +233,16 @@ TEST_F(CliFaults, EveryCommandThatReadsTablesReadsThroughTheContextEnv) {
     const Outcome failed = damka_faulty(args, "eio-read");
     EXPECT_NE(failed.out.find("Input/output error"), std::string::npos) << args << "\n" << failed.out;
   }
+  // Probing tables that cannot be read: the I/O error naming a file, with or
+  // without -v (not "no tables", nor an advice to build them).
+  for (const std::string& args : {probe, "probe --tables " + q(dir_) + " W:WKa1,Kc3:BKh8"}) {
+    const Outcome failed = damka_faulty(args, "eio-read");
+    EXPECT_EQ(failed.code, 1) << args << "\n" << failed.out;
+    EXPECT_NE(failed.out.find("Input/output error"), std::string::npos) << args << "\n" << failed.out;
+    EXPECT_NE(failed.out.find((dir_ / "russian").string() + "/"), std::string::npos) << args << "\n" << failed.out;
+    EXPECT_EQ(failed.out.find("no tables"), std::string::npos) << args << "\n" << failed.out;
+    EXPECT_EQ(failed.out.find("build them"), std::string::npos) << args << "\n" << failed.out;
+  }
   // A folder that cannot be listed: an I/O error naming the folder.
   for (const std::string& args : {probe, "verify " + q(dir_), "info --stats " + q(dir_)}) {
     const Outcome failed = damka_faulty(args, "eio-list");

@@ -12,6 +12,7 @@
 #include "damka/cached_table.hpp"
 #include "damka/open_table.hpp"
 #include "damka/table_file.hpp"
+#include "temp_dir.hpp"
 
 namespace damka {
 namespace {
@@ -20,17 +21,9 @@ namespace fs = std::filesystem;
 
 const Rules& russian() { return rules_of(Variant::Russian); }
 
-struct Dir {
-  fs::path path = fs::temp_directory_path() / ("damka_cached_table_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Dir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
+// A test's own temporary folder (temp_dir.hpp).
+struct Dir : testing::TempDir {
+  Dir() : TempDir("cached_table") {}
 };
 
 std::vector<std::uint16_t> codes_for(const TableHeader& h) {

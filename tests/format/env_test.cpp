@@ -17,6 +17,7 @@
 #include "damka/table_paths.hpp"
 #include "damka/table_scan.hpp"
 #include "fault_env.hpp"
+#include "temp_dir.hpp"
 
 namespace damka {
 namespace {
@@ -25,18 +26,9 @@ namespace fs = std::filesystem;
 using testing::FaultEnv;
 using testing::FaultPlan;
 
-struct Dir {
-  fs::path path = fs::temp_directory_path() / ("damka_env_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Dir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::size_t entries() const { return static_cast<std::size_t>(std::distance(fs::directory_iterator(path), {})); }
+// A test's own temporary folder (temp_dir.hpp).
+struct Dir : testing::TempDir {
+  Dir() : TempDir("env") {}
 };
 
 std::string slurp(const fs::path& p) {
@@ -285,6 +277,50 @@ TEST(Env, ReaderFaultsAreIoOrCorruptAsTheEnvSays) {
   later.set_plan(FaultPlan{});
   EXPECT_TRUE((*r)->read_block(0, block).ok());
   EXPECT_TRUE((*r)->verify_file_checksum().ok());
+}
+
+// read_small_file: the whole file through the Env, or a coded error
+// without the path (the caller names the file).
+TEST(Env, ReadSmallFileReadsWholeFilesThroughTheEnv) {
+  Dir d;
+  { std::ofstream(d.path / "page.html") << "<html>hello</html>"; }
+  auto text = read_small_file(default_env(), d.path / "page.html", 1024);
+  ASSERT_TRUE(text.ok()) << text.message();
+  EXPECT_EQ(*text, "<html>hello</html>");
+  auto too_big = read_small_file(default_env(), d.path / "page.html", 5);
+  EXPECT_EQ(too_big.code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(too_big.message().find("larger than 5 bytes"), std::string::npos) << too_big.message();
+  EXPECT_EQ(read_small_file(default_env(), d.path / "none.html", 1024).code(), ErrorCode::NotFound);
+  EXPECT_EQ(read_small_file(default_env(), d.path, 1024).code(), ErrorCode::InvalidArgument);  // a folder
+  auto empty = read_small_file(default_env(), d.path / "empty", 1024);
+  EXPECT_EQ(empty.code(), ErrorCode::NotFound);
+  { std::ofstream(d.path / "empty"); }
+  empty = read_small_file(default_env(), d.path / "empty", 1024);
+  ASSERT_TRUE(empty.ok()) << empty.message();
+  EXPECT_TRUE(empty->empty());
+
+  FaultPlan eio;
+  eio.read_errno = EIO;
+  FaultEnv failing(eio);
+  auto failed = read_small_file(failing, d.path / "page.html", 1024);
+  EXPECT_EQ(failed.code(), ErrorCode::Io);
+  EXPECT_NE(failed.message().find("Input/output error"), std::string::npos) << failed.message();
+  FaultPlan cut;
+  cut.short_reads = true;
+  FaultEnv short_reads(cut);
+  EXPECT_EQ(read_small_file(short_reads, d.path / "page.html", 1024).code(), ErrorCode::Corrupt);
+}
+
+// tables_root looks for the family subfolder through the Env it is given.
+TEST(Env, TablesRootStatsThroughTheEnv) {
+  Dir d;
+  const Rules& r = rules_of(Variant::Russian);
+  ASSERT_TRUE(default_env().make_dirs(d.path / "russian").ok());
+  EXPECT_EQ(tables_root(d.path / "russian", r), d.path);
+  FaultPlan plan;
+  plan.stat_errno = EIO;
+  FaultEnv unstatable(plan);
+  EXPECT_EQ(tables_root(d.path / "russian", r, unstatable), d.path / "russian");  // not seen as a folder
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
+#include "temp_dir.hpp"
 
 namespace damka {
 namespace {
@@ -24,18 +25,7 @@ namespace fs = std::filesystem;
 
 // A directory of this process, removed at exit.
 const fs::path& fault_dir() {
-  struct Dir {
-    fs::path path = fs::temp_directory_path() / ("damka_format_faults_" + std::to_string(::getpid()));
-    Dir() {
-      fs::remove_all(path);
-      fs::create_directories(path);
-    }
-    ~Dir() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  };
-  static const Dir dir;
+  static const testing::TempDir dir("format_faults");
   return dir.path;
 }
 

@@ -11,23 +11,16 @@
 
 #include "damka/safe_file.hpp"
 #include "damka/table_paths.hpp"
+#include "temp_dir.hpp"
 
 namespace damka {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Dir {
-  fs::path path = fs::temp_directory_path() / ("damka_safe_file_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Dir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
+// A test's own temporary folder (temp_dir.hpp).
+struct Dir : testing::TempDir {
+  Dir() : TempDir("safe_file") {}
 };
 
 std::string slurp(const fs::path& p) {

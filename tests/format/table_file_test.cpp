@@ -15,6 +15,7 @@
 #include "damka/value_oracle.hpp"
 #include "table_layout.hpp"
 #include "table_repair.hpp"
+#include "temp_dir.hpp"
 
 namespace damka {
 namespace {
@@ -24,15 +25,7 @@ using Bytes = std::vector<unsigned char>;
 
 // A directory of this process, removed at exit.
 fs::path test_dir() {
-  struct Dir {
-    fs::path path = fs::temp_directory_path() / ("damka_format_test_" + std::to_string(::getpid()));
-    Dir() { fs::create_directories(path); }
-    ~Dir() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  };
-  static const Dir dir;
+  static const testing::TempDir dir("format_test");
   return dir.path;
 }
 

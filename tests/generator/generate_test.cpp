@@ -16,22 +16,15 @@
 #include "damka/table_paths.hpp"
 #include "damka/value_oracle.hpp"
 #include "damka/verify.hpp"
+#include "temp_dir.hpp"
 
 namespace damka {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("damka-gen-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                        "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+// The tests' temporary folders (temp_dir.hpp).
+using damka::testing::TempDir;
 
 using test::options;
 using test::slurp;

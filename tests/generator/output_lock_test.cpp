@@ -9,23 +9,15 @@
 #include "damka/generate.hpp"
 #include "damka/output_lock.hpp"
 #include "damka/table_paths.hpp"
+#include "temp_dir.hpp"
 
 namespace damka {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("damka_lock_test_" + std::to_string(::getpid()));
-  TempDir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+// The tests' temporary folders (temp_dir.hpp).
+using damka::testing::TempDir;
 
 TEST(OutputLock, SecondRunRefusesNamingTheHolder) {
   TempDir tmp;

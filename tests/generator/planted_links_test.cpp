@@ -17,6 +17,7 @@
 #include "damka/solver.hpp"
 #include "damka/table_paths.hpp"
 #include "generator/generate_helpers.hpp"
+#include "temp_dir.hpp"
 
 namespace damka {
 namespace {
@@ -25,18 +26,8 @@ namespace fs = std::filesystem;
 using test::options;
 using test::slurp;
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("damka_planted_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  TempDir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+// The tests' temporary folders (temp_dir.hpp).
+using damka::testing::TempDir;
 
 const std::string kPrecious = "precious bytes that no build may overwrite\n";
 

@@ -21,27 +21,15 @@
 #include "damka/table_paths.hpp"
 #include "damka/value_oracle.hpp"
 #include "damka/verify.hpp"
+#include "temp_dir.hpp"
 
 namespace damka {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("damka-scale-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + std::to_string(counter()++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  static int& counter() {
-    static int c = 0;
-    return c;
-  }
-};
+// The tests' temporary folders (temp_dir.hpp).
+using damka::testing::TempDir;
 
 using test::options;
 using test::slurp;

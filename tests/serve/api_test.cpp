@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -25,6 +26,8 @@
 #include "damka/position_report.hpp"
 #include "damka/probe.hpp"
 #include "damka/server.hpp"
+#include "fault_env.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -387,6 +390,49 @@ TEST(ServeWebDir, FoundInTheSourceTreeOrGiven) {
   auto given = damka::find_web_dir("/nonexistent/bin", "/nonexistent/web");
   ASSERT_FALSE(given.ok());
   EXPECT_NE(given.message().find("/nonexistent/web"), std::string::npos);
+}
+
+// The server finds, lists and reads its web files, and stats its tables
+// folder, through ServeOptions::env: faults of the test Env are errors
+// naming the file or folder.
+TEST(ServeWebDir, FilesAreFoundAndReadThroughTheEnv) {
+  damka::testing::TempDir web("serve_env_web"), tables("serve_env_tables");
+  { std::ofstream(web.path / "index.html") << "<html></html>"; }
+  damka::testing::FaultPlan unstatable;
+  unstatable.stat_errno = EIO;
+  damka::testing::FaultEnv env(unstatable);
+  EXPECT_FALSE(damka::find_web_dir("/nonexistent/bin", web.path, env).ok());
+  ASSERT_TRUE(damka::find_web_dir("/nonexistent/bin", web.path).ok());
+
+  damka::ServeOptions o;
+  o.tables = tables.path;
+  o.port = 0;
+  o.web_dir = web.path;
+  o.env = &env;
+  auto s = damka::Server::create(o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), damka::ErrorCode::Io) << s.message();
+  EXPECT_NE(s.message().find(tables.path.string() + ": Input/output error"), std::string::npos) << s.message();
+
+  damka::testing::FaultPlan eio;
+  eio.read_errno = EIO;
+  env.set_plan(eio);
+  s = damka::Server::create(o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("cannot read " + (web.path / "index.html").string() + ": Input/output error"),
+            std::string::npos)
+      << s.message();
+
+  damka::testing::FaultPlan unlistable;
+  unlistable.list_errno = EIO;
+  env.set_plan(unlistable);
+  s = damka::Server::create(o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("Input/output error"), std::string::npos) << s.message();
+
+  env.set_plan(damka::testing::FaultPlan{});
+  s = damka::Server::create(o);
+  ASSERT_TRUE(s.ok()) << s.message();
 }
 
 // The command: starts on a free port, prints it, serves, logs, stops on SIGTERM.

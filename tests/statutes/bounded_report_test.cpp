@@ -15,21 +15,15 @@
 #include "damka/value_oracle.hpp"
 #include "fixture.hpp"
 #include "whole_table_values.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
 using namespace damka;
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag)
-      : path(fs::temp_directory_path() / ("damka_bounded_" + tag + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+// The tests' temporary folders (temp_dir.hpp).
+using damka::testing::TempDir;
 
 struct Case {
   Variant variant;

@@ -22,6 +22,7 @@
 #include "damka/value_oracle.hpp"
 #include "damka/verify.hpp"
 #include "fixture.hpp"
+#include "temp_dir.hpp"
 
 namespace {
 
@@ -30,14 +31,8 @@ namespace fs = std::filesystem;
 
 constexpr Metric kMetrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC};
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag)
-      : path(fs::temp_directory_path() / ("damka_derived_" + tag + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+// The tests' temporary folders (temp_dir.hpp).
+using damka::testing::TempDir;
 
 std::vector<std::uint16_t> read_codes(const fs::path& path) {
   std::vector<std::uint16_t> codes, block;
@@ -77,7 +72,7 @@ TEST_P(DerivedEntries, StatutesAndVerifyGiveWhatTrueValuesGive) {
   const Rules& rules = rules_of(GetParam().variant);
   const int n = 4;
   const std::string tag = std::string(rules.name);
-  TempDir generated(tag + "_generated"), junk(tag + "_garbage");
+  TempDir generated("derived_" + tag + "_generated", false), junk("derived_" + tag + "_garbage", false);
   GenerateOptions g;
   g.max_pieces = n;
   g.out = generated.path;

@@ -77,6 +77,11 @@ Expected<std::unique_ptr<File>> FaultEnv::open_read(const std::filesystem::path&
   return std::unique_ptr<File>(new FaultFile(std::move(*f), *this, true, false));
 }
 
+Expected<FileInfo> FaultEnv::stat(const std::filesystem::path& path) {
+  if (plan_.stat_errno != 0) return Error(std::strerror(plan_.stat_errno), ErrorCode::Io);
+  return base_.stat(path);
+}
+
 Expected<std::vector<std::string>> FaultEnv::list_dir(const std::filesystem::path& dir) {
   if (plan_.list_errno != 0) return Error(std::strerror(plan_.list_errno), ErrorCode::Io);
   return base_.list_dir(dir);

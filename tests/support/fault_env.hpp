@@ -1,6 +1,6 @@
 // A test Env (damka/env.hpp) that injects faults into the file operations
 // of the code under test: the Nth write fails (ENOSPC, EIO, ...), reads fail
-// or end early, opens, folder listings or the making of folders fail, and
+// or end early, opens, stats, folder listings or the making of folders fail, and
 // the process kills itself (SIGKILL) at the write of a table file's header
 // or instead of renaming a finished table into place.  Everything else goes to the wrapped Env.  Thread-safe.
 #pragma once
@@ -28,6 +28,8 @@ struct FaultPlan {
   bool short_reads = false;
   // open_read fails with this errno; 0: opens succeed.
   int open_errno = 0;
+  // stat fails with this errno (Io); 0: stats succeed.
+  int stat_errno = 0;
   // list_dir fails with this errno (Io); 0: listings succeed.
   int list_errno = 0;
   // make_dirs fails with this errno (Io) when it would have to make a
@@ -56,7 +58,7 @@ class FaultEnv final : public Env {
   Expected<std::unique_ptr<File>> open_lock_file(const std::filesystem::path& path) override;
   Status rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
   Status remove(const std::filesystem::path& path) override { return base_.remove(path); }
-  Expected<FileInfo> stat(const std::filesystem::path& path) override { return base_.stat(path); }
+  Expected<FileInfo> stat(const std::filesystem::path& path) override;
   Expected<std::vector<std::string>> list_dir(const std::filesystem::path& dir) override;
   Status make_dirs(const std::filesystem::path& dir) override;
 

@@ -5,11 +5,20 @@
 // write with ENOSPC, kills the process before a rename, cuts reads short)
 // passes its own: TableReader::open(..., env), WriteOptions::env,
 // BuildOptions::env, GenerateOptions::env, OutputLock::acquire(..., env),
-// TablebaseOptions::env.  There is no process-wide Env to replace: the
-// libraries hold no mutable globals.
+// TablebaseOptions::env, VerifyOptions::env, TableDirOptions::env (the
+// statutes' tables and temporary count files), ServeOptions::env,
+// write_svgs(..., env), load_rulebook(..., env).  There is no process-wide
+// Env to replace: the libraries hold no mutable globals.
 //
-// Folders too: listing one (scan_table_folder, the stale notes of a
-// job) and making one with its parents (generate's output folder, the lock).
+// Folders too: listing one (scan_table_folder, Tablebase::open,
+// materials_with_tables, the stale notes of a job, the rulebooks and the
+// web folder a server offers) and making one with its parents (generate's
+// output folder, the lock, the SVG pictures of a statute report).  Small
+// whole files (a rulebook, a web page) are read with read_small_file().
+// Library code (everything but cli/ and tests/) makes no other file-system
+// call, but for path arithmetic (links resolved by rulebook_search_path,
+// which looks for where the running code lives, and find_web_dir) and the
+// private temporary folder of the statutes' counts (mkdtemp).
 //
 // Errors are coded (expected.hpp) and carry the system's reason as their
 // message, without the path (make_dirs excepted), so that each caller names
@@ -96,7 +105,8 @@ class Env {
   virtual Expected<std::unique_ptr<File>> open_lock_file(const std::filesystem::path& path) = 0;
   // rename(2): replaces `to` (a link there included, never written through).
   virtual Status rename(const std::filesystem::path& from, const std::filesystem::path& to) = 0;
-  // unlink(2).  NotFound when there is no such file.
+  // unlink(2), or rmdir(2) for an (empty) folder.  NotFound when there is
+  // no such file.
   virtual Status remove(const std::filesystem::path& path) = 0;
   // stat(2) of a path (following links).  NotFound or Io.
   virtual Expected<FileInfo> stat(const std::filesystem::path& path) = 0;
@@ -120,5 +130,13 @@ Env& default_env();
 // `env`, or default_env() when null (for options structs whose Env pointer
 // defaults to null).
 inline Env& env_or_default(Env* env) { return env != nullptr ? *env : default_env(); }
+
+// The whole of a small regular file (a rulebook, a web page, a note),
+// read through `env`.  NotFound or Io as open_read and File::read say
+// (the system's reason, without the path: the caller names the file);
+// InvalidArgument when it is not a regular file or holds more than
+// `max_bytes` bytes.  Cost: one open, one fstat and one read of the file.
+// Thread-safe when `env` is.
+Expected<std::string> read_small_file(Env& env, const std::filesystem::path& path, std::uint64_t max_bytes);
 
 }  // namespace damka

@@ -23,6 +23,10 @@ struct TableFamilyFolder {
   std::vector<Variant> variants; // the variants named in headers of files for this family's rules
   int files = 0;                 // table files (*.wdl, *.dtw, *.dtc) found
   std::vector<std::string> problems;  // one message per file for other rules or unreadable
+  // The first table file whose header could not be read for an I/O error
+  // (ErrorCode::Io: "<file>: cannot read the header: Input/output error ..."),
+  // or empty.  Also in `problems`.
+  std::string io_error;
 };
 
 struct TableFolderScan {
@@ -35,6 +39,8 @@ struct TableFolderScan {
 
   // Every variant named by a header, in all_variants() order.
   std::vector<Variant> variants() const;
+  // The first family's io_error that is not empty, or empty.
+  std::string io_error() const;
   // The family subfolder of these rules, or nullptr.
   const TableFamilyFolder* family_of(const Rules& rules) const;
   // "russian (data/tables/russian), english (data/tables/english)" or "none".
@@ -58,7 +64,8 @@ std::string foreign_table_message(const std::filesystem::path& file, const Table
 
 // The folder holding family subfolders for `dir`: `dir` itself, or its parent
 // when `dir` is the rules' family subfolder (named after the family, with no
-// subfolder of that name inside).  No error: a missing folder is returned as is.
-std::filesystem::path tables_root(const std::filesystem::path& dir, const Rules& rules);
+// subfolder of that name inside).  No error: a missing folder is returned as
+// is.  Cost: at most two stats through `env`.  Thread-safe.
+std::filesystem::path tables_root(const std::filesystem::path& dir, const Rules& rules, Env& env = default_env());
 
 }  // namespace damka

@@ -114,8 +114,9 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& cano
                                        const StatsOptions& options = {});
 
 // The canonical materials with a WDL file in tb.directory(), by pieces,
-// then in Material order.  Errors: the folder cannot be listed (Io).
-// Cost: one directory listing (names only; files are checked when read).
+// then in Material order; none when there is no such folder.  Errors: the
+// folder cannot be stat'ed or listed (Io, naming it).  Cost: one stat and
+// one listing through tb.env() (names only; files are checked when read).
 // Thread-safe.
 Expected<std::vector<Material>> materials_with_tables(const Tablebase& tb);
 

@@ -181,9 +181,12 @@ class Tablebase {
  public:
   // Tables of `rules`' family under `dir` (the directory given to
   // `damka generate -o`, or its family subfolder: tables_root()).  Fails only
-  // when `dir` is not a directory (or cannot be read: an Io error); a family
-  // without tables opens and answers Unknown (see max_pieces()).  Cost: one
-  // directory listing and the header checks of the largest table file(s) found.
+  // when `dir` is not a directory, or when it, its family subfolder or the
+  // header of a table file checked cannot be read (an Io error naming the
+  // folder or file); a family without tables opens and answers Unknown (see
+  // max_pieces()).  Cost: one directory listing and the header checks of the
+  // largest table file(s) found, through TablebaseOptions::env.
+  // Thread-safe (distinct Tablebases share nothing).
   static Expected<std::unique_ptr<Tablebase>> open(const Rules& rules, const std::filesystem::path& dir,
                                                    TablebaseOptions options = {});
   ~Tablebase();

@@ -83,10 +83,13 @@ struct ServeOptions {
 
 // Where the explorer's files are: `override_dir` when given; else
 // <exe_dir>/../share/damka/web (installed), <exe_dir>/web, then the source
-// tree's serve/web (compiled in).  The first directory holding index.html.
-// An error names every place tried.
+// tree's serve/web (compiled in).  The first directory holding index.html
+// (a regular file, stat'ed through `env`), its links resolved.  An error
+// names every place tried.  Cost: a stat per place.  Thread-safe when
+// `env` is.
 Expected<std::filesystem::path> find_web_dir(const std::filesystem::path& exe_dir,
-                                             const std::filesystem::path& override_dir = {});
+                                             const std::filesystem::path& override_dir = {},
+                                             Env& env = default_env());
 
 class Server {
  public:

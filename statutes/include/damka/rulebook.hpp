@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/metric_spec.hpp"
@@ -109,10 +110,18 @@ Expected<Rulebook> parse_rulebook(std::string_view json_text, std::string_view o
 // (both compiled in).  Cost: a few stat calls; thread-safe.
 std::vector<std::filesystem::path> rulebook_search_path(const std::filesystem::path& exe_dir = {},
                                                         const std::filesystem::path& override_dir = {});
-// Names of the rulebooks found (sorted, no duplicates).
-std::vector<std::string> known_rulebooks(const std::vector<std::filesystem::path>& dirs);
-// Loads <dir>/<name>.json from the first directory holding it; an unknown name
-// is an error listing the known ones.
-Expected<Rulebook> load_rulebook(std::string_view name, const std::vector<std::filesystem::path>& dirs);
+// The largest rulebook file read (a larger one is refused).
+inline constexpr std::uint64_t kMaxRulebookBytes = std::uint64_t{16} << 20;
+// Names of the rulebooks found (sorted, no duplicates): the *.json files of
+// each folder listed through `env`; a folder that cannot be listed offers
+// none.  Cost: one listing per folder.  Thread-safe when `env` is.
+std::vector<std::string> known_rulebooks(const std::vector<std::filesystem::path>& dirs, Env& env = default_env());
+// Loads <dir>/<name>.json from the first directory holding it (stat'ed and
+// read through `env`); an unknown name is an error listing the known ones
+// (InvalidArgument), a file that cannot be read an Io error naming it.
+// Cost: a stat per folder until found, one read of the file, its parse.
+// Thread-safe when `env` is.
+Expected<Rulebook> load_rulebook(std::string_view name, const std::vector<std::filesystem::path>& dirs,
+                                 Env& env = default_env());
 
 }  // namespace damka

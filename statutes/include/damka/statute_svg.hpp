@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/position.hpp"
 #include "damka/rules.hpp"
@@ -22,8 +23,13 @@ std::string clause_svg(const StatuteReport& report, const ClauseReport& clause, 
 std::string board_svg(const Rules& rules, const Position& p, const std::vector<std::string>& caption);
 // Writes <dir>/<variant>/<book>/<clause id>.svg for every judgeable clause
 // (ids with '/' written as '_'), so that runs for other variants or books do
-// not overwrite each other; returns the files written.
+// not overwrite each other; returns the files written.  The folders are
+// made (Env::make_dirs) and each file is written whole to a temporary file
+// and renamed into place (replace_file, safe_file.hpp) through `env`: a
+// failed write leaves no partial picture (the pictures written before it
+// stay).  Errors: Io naming the folder or file.  Cost: one small file per
+// clause.  Thread-safe for distinct folders.
 Expected<std::vector<std::filesystem::path>> write_svgs(const StatuteReport& report, const Rules& rules,
-                                                        const std::filesystem::path& dir);
+                                                        const std::filesystem::path& dir, Env& env = default_env());
 
 }  // namespace damka

@@ -164,8 +164,9 @@ struct TableDirOptions {
   // removed when the source is destroyed).  Empty: counts are kept in
   // memory (for judging a few positions).
   std::filesystem::path work_dir;
-  // The tables' files are opened and read through it (TablebaseOptions::env;
-  // env.hpp); null: default_env().  Must outlive the TableDirValues.
+  // The tables' files are stat'ed, opened and read through it
+  // (TablebaseOptions::env; env.hpp), and so are the temporary count files;
+  // null: default_env().  Must outlive the TableDirValues.
   Env* env = nullptr;
 };
 
@@ -179,6 +180,8 @@ class TableDirValues final : public ValueSource {
   // Cost: a directory listing.
   TableDirValues(const Rules& rules, std::filesystem::path dir, const TableDirOptions& options = {});
   ~TableDirValues() override;
+  // Whether the DTW and DTC files of `canonical` are regular files (two
+  // stats through the options' Env; a stat that fails counts as no file).
   bool has_table(const Material& canonical) const override;
   std::string describe() const override;
   Expected<Value> value(const Position& p, Metric metric) const override;
@@ -186,6 +189,7 @@ class TableDirValues final : public ValueSource {
   std::uint64_t engine_budget() const override { return engine_budget_; }
 
  private:
+  Env* env_;
   std::filesystem::path dir_;
   std::unique_ptr<Tablebase> tb_;
   Error open_error_;  // why the tables could not be opened (with its code)
