@@ -1,6 +1,8 @@
 // Shared helpers of the subcommands (common.hpp).
 #include "common.hpp"
 
+#include <cerrno>
+#include <fstream>
 #include <memory>
 #include <set>
 
@@ -8,6 +10,8 @@
 
 #include "damka/generate.hpp"
 #include "damka/table_paths.hpp"
+
+#include <signal.h>
 
 namespace damka::cli {
 
@@ -149,6 +153,21 @@ Expected<std::unique_ptr<Tablebase>> open_command_tables(Report& report, const R
     return Error("no " + std::string(rules.name) + " tables in " + (*opened)->directory().string() + build,
                  ErrorCode::NotFound);
   return std::move(*opened);
+}
+
+std::string temp_file_words(const std::filesystem::path& p) {
+  const long pid = temp_table_file_pid(p.filename().string());
+  bool running = pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+  if (running) {  // a pid reused by another program is no writer of tables
+    std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+    std::string name;
+    if (comm && std::getline(comm, name)) running = name.rfind("damka", 0) == 0;
+  }
+  if (running)
+    return "temporary file " + p.string() + " of damka process " + std::to_string(pid) +
+           ", still running (a `damka generate` into this folder: it renames or removes the file when it ends)";
+  return "stray temporary file " + p.string() +
+         " (left by a killed run; the next `damka generate` into this folder removes it)";
 }
 
 }  // namespace damka::cli

@@ -72,6 +72,14 @@ Expected<std::uint64_t> memory_bytes(const std::string& text);
 Expected<const Rules*> choose_variant(const std::string& given, const TableFolderScan& scan,
                                       const std::function<bool(const Rules&)>& accepts, const std::string& what);
 
+// How info and verify name a temporary table file found in a table folder:
+// "temporary file <p> of damka process <pid>, still running ..." when the
+// pid in its name (table_paths.hpp) is a damka process running on this
+// machine (a `damka generate` writing into the folder now), else "stray
+// temporary file <p> (left by a killed run; ...)".  Cost: a kill(pid, 0)
+// and a read of /proc/<pid>/comm.
+std::string temp_file_words(const std::filesystem::path& p);
+
 // "" or, for a variant whose tables live in another variant's folder (Filipino
 // in brazilian/), one sentence saying so.
 std::string shared_folder_note(const Rules& rules, const std::filesystem::path& root);

@@ -191,7 +191,7 @@ void InfoPrinter::summary(const TableFiles& found, int rc) const {
   if (found.files.size() > 1) {
     std::cout << "\n" << good_ << " tables: " << summary;
     if (!errors.empty()) std::cout << "; " << errors.size() << " files refused";
-    if (!found.strays.empty()) std::cout << "; " << found.strays.size() << " stray temporary files";
+    if (!found.strays.empty()) std::cout << "; " << found.strays.size() << " temporary files (named above)";
     std::cout << "\n";
   }
   if (good_ > 0) std::cout << "\nValue counts cover " << kStoredOnly << ".\n";

@@ -52,8 +52,7 @@ Expected<TableFiles> find_table_files(const std::string& path) {
   std::sort(found.files.begin(), found.files.end());
   std::sort(found.strays.begin(), found.strays.end());
   for (const fs::path& p : found.strays)
-    std::cerr << "damka info: stray temporary file " << p.string()
-              << " (left by a killed run; the next `damka generate` into this folder removes it)\n";
+    std::cerr << "damka info: " << temp_file_words(p) << "\n";
   if (found.files.empty() && found.errors.empty())
     return Error("no tables (*.wdl, *.dtw, *.dtc) in " + path, ErrorCode::NotFound);
   return found;

@@ -71,8 +71,7 @@ void VerifyPrinter::table_done(const VerifyReport& t) {
 }
 
 void VerifyPrinter::stray_file(const std::filesystem::path& p) {
-  std::cerr << "damka verify: stray temporary file " << p.string()
-            << " (left by a killed run; the next `damka generate` into this folder removes it)\n";
+  std::cerr << "damka verify: " << temp_file_words(p) << "\n";
   strays_.push_back(p.string());
 }
 

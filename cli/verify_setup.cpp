@@ -19,8 +19,7 @@ Error no_tables_of(const Rules& r, const TableFolderScan& scan, Report& report, 
   // Temporary files a killed `damka generate` left are named even so.
   Json strays = Json::array();
   for (const auto& p : temp_table_files(table_dir(scan.root, r), env)) {
-    std::cerr << "damka verify: stray temporary file " << p.string()
-              << " (left by a killed run; the next `damka generate` into this folder removes it)\n";
+    std::cerr << "damka verify: " << temp_file_words(p) << "\n";
     strays.push_back(p.string());
   }
   if (!strays.empty()) report.set("stray_files", strays);

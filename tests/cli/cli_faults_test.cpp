@@ -3,6 +3,8 @@
 // mistakes each give a clear message and a non-zero exit, nothing stray
 // or lost; every command reads its tables through the CLI's Context.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -94,6 +96,43 @@ TEST_F(CliFaults, KillInTheWriteWindowLeavesANamedStrayFileTheNextRunRemoves) {
     r = damka("verify -v russian " + q(dir_));
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_EQ(r.out.find("stray"), std::string::npos) << r.out;
+  }
+}
+
+// A temporary file whose writer (the pid in its name) is a damka process
+// still running is no stray: info and verify say it is being written.
+TEST_F(CliFaults, ATemporaryFileOfARunningDamkaIsNotCalledStray) {
+  ASSERT_EQ(damka("generate -v russian -n 2 -t 1 -o " + q(dir_)).code, 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // a stand-in for a running `damka generate`
+    ::prctl(PR_SET_NAME, "damka-writer", 0, 0, 0);
+    for (;;) ::pause();
+  }
+  // The child's name is set once it runs: wait for it (at most 5 s).
+  const std::string comm = "/proc/" + std::to_string(child) + "/comm";
+  for (int i = 0; i < 500; ++i) {
+    std::string name;
+    std::getline(std::ifstream(comm) >> std::ws, name);
+    if (name.rfind("damka", 0) == 0) break;
+    ::usleep(10000);
+  }
+  const fs::path tmp = family() / ("1Kv1K.dtw.tmp." + std::to_string(child) + ".7");
+  { std::ofstream(tmp) << "partial"; }
+  for (const char* cmd : {"info ", "verify -v russian "}) {
+    SCOPED_TRACE(cmd);
+    const Outcome r = damka(cmd + q(dir_));
+    EXPECT_NE(r.out.find("of damka process " + std::to_string(child) + ", still running"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("stray"), std::string::npos) << r.out;
+  }
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  for (const char* cmd : {"info ", "verify -v russian "}) {
+    SCOPED_TRACE(cmd);
+    const Outcome r = damka(cmd + q(dir_));
+    EXPECT_NE(r.out.find("stray temporary file " + tmp.string() + " (left by a killed run"), std::string::npos)
+        << r.out;
   }
 }
 
