@@ -42,7 +42,7 @@ class FileReader : public SuccessorReader {
     if (r.valid && r.same(q)) return r.code;
     Value v;
     if (oracle_value(
-            rules_, q, metric_, [this](const Position& s, Value& out) { return stored(s, out); },
+            rules_, q, metric_, [this](const Position& s, Metric m, Value& out) { return stored(s, m, out); },
             [this](const Position& s) { return side_stored(s); }, v) != Read::Ok)
       return 0;
     r = Resolved(q, v.encode());
@@ -72,8 +72,9 @@ class FileReader : public SuccessorReader {
     return entry(*e.wdl, 1, slot, wdl) != Read::Ok || Value::decode(wdl).wdl == Wdl::Draw;
   }
 
-  // The stored entry of a position of an opened material (error_ otherwise).
-  Read stored(const Position& q, Value& out) {
+  // The stored entry of a position of an opened material (error_ otherwise),
+  // in this reader's metric or (`metric` WDL) its WDL alone.
+  Read stored(const Position& q, Metric metric, Value& out) {
     const Material c = material_of(q).canonical();
     if (entry_of(c) == nullptr) {
       if (error_.empty()) error_ = "no table of successor material " + c.name() + " was opened";
@@ -81,8 +82,10 @@ class FileReader : public SuccessorReader {
     }
     const FileSuccessors::Entry& e = entries_[last_];
     const std::uint64_t slot = locate_slot(e.index, q);
+    const bool wdl_only = metric == Metric::WDL && metric_ != Metric::WDL;
     if (e.resident) {
       out = Value::decode((*e.resident)[slot]);
+      if (wdl_only) out = out.wdl_only();
       return Read::Ok;
     }
     std::uint16_t code = 0;
@@ -95,6 +98,10 @@ class FileReader : public SuccessorReader {
     // drawn position needs no distance block).
     std::uint16_t wdl = 0;
     if (Read r = entry(*e.wdl, 1, slot, wdl); r != Read::Ok) return r;
+    if (wdl_only) {
+      out = Value::decode(wdl).wdl_only();
+      return Read::Ok;
+    }
     if (Value::decode(wdl).wdl != Wdl::Draw)
       if (Read r = entry(*e.file, 0, slot, code); r != Read::Ok) return r;
     if (!distance_value(wdl, code, out)) {

@@ -242,9 +242,9 @@ struct Tablebase::Impl {
       if (ProbeStatus s = side_stored(q, metric, mode, stored); s != ProbeStatus::Ok) failed = {q, s};
       return stored;
     };
-    auto lookup = [&](const Position& q, Value& out) {
+    auto lookup = [&](const Position& q, Metric m, Value& out) {
       if (failed.status != ProbeStatus::Ok && failed.q == q) return std::exchange(failed.status, ProbeStatus::Ok);
-      return table_value(q, metric, mode, out);
+      return table_value(q, m, mode, out);
     };
     return oracle_value(rules, p, metric, lookup, stores, v);
   }

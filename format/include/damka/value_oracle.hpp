@@ -32,17 +32,28 @@
 // then found like capture positions, by a search: the best of their moves
 // (none of which captures), each move's successor valued by the oracle in
 // turn.  Readers of such files pass `stores(q)`: whether q's entry is
-// stored for q's side to move (a reader may also answer true for a
-// position it knows to be drawn: the lookup then answers the draw).  The
-// search ends: a successor of an unstored position is stored unless the
-// move promotes (a material with fewer men) or it must capture (fewer
-// pieces).
+// stored for q's side to move in the distance file (a reader may also
+// answer true for a position it knows to be drawn: the lookup then answers
+// the draw), and a lookup that takes the metric, `lookup(q, metric, out)`:
+// the search asks it for WDL values too (the WDL table stores both sides),
+// to read no more distances than the answer needs: an unstored position's
+// own WDL first (a draw is answered so), then for a win the WDL of every
+// successor and the distance of only those lost for their side to move
+// (the best move of a win is one of them), stopping at a win in 1; a loss
+// reads every successor's distance.  The values are those of the search
+// over every move (tables that disagree on who wins, where a win has no
+// lost successor, get that search).  The search ends: a successor of an
+// unstored position is stored unless the move promotes (a material with
+// fewer men) or it must capture (fewer pieces).
 //
 // Cost.  A stored position: one has_capture() and one lookup.  A capture
 // position: its captures' successors, recursively (WDL stops at the first
 // winning capture); captures in a row remove a piece each, so the depth is
-// at most the number of pieces.  Thread-safety: as the lookup's; the move
-// lists used by the search are per thread.
+// at most the number of pieces.  A position a one-side file leaves out:
+// one WDL lookup and generate_moves(); a win adds a WDL value per move and
+// a distance per winning move, a loss a distance per move.
+// Thread-safety: as the lookup's; the move lists used by the search are per
+// thread.
 #pragma once
 
 #include <array>
@@ -114,15 +125,17 @@ inline MoveList& moves_at(int depth) {
 
 template <class Lookup, class Stores>
 auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup, Stores& stores, Value& v,
-            int depth) -> decltype(lookup(p, v)) {
-  using S = decltype(lookup(p, v));
+            int depth) -> decltype(lookup(p, metric, v)) {
+  using S = decltype(lookup(p, metric, v));
   assert(depth < kMaxDepth);
   if (p.pieces(p.side_to_move) == 0) {
     v = Value::loss(0);
     return S{};
   }
   const bool capture = has_capture(rules, p);
-  if (!capture && stores(p)) return lookup(p, v);
+  // A WDL table stores both sides to move (FORMAT.md 3.5): only a distance
+  // file may leave p out.
+  if (!capture && (metric == Metric::WDL || stores(p))) return lookup(p, metric, v);
   // The best of the side to move's moves: its captures (it must capture),
   // or every move of a side its one-side distance file does not store.  A
   // capture or a promotion starts the DTC count again.
@@ -131,13 +144,44 @@ auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup
     generate_capture_moves(rules, p, moves);
   else
     generate_moves(rules, p, moves);
+  // An unstored position in a distance metric: its own WDL is stored (the
+  // WDL table keeps both sides).  A draw needs no move; a win's best move is
+  // one to a successor lost for its side to move, so the other successors'
+  // distances are not read (their WDL entries are).  A loss reads them all.
+  Wdl own = Wdl::Loss;
+  const bool unstored = !capture && metric != Metric::WDL;
+  if (unstored) {
+    Value w;
+    if (S s = lookup(p, Metric::WDL, w); s != S{}) return s;
+    if (w.wdl == Wdl::Draw) {
+      v = Value::draw();
+      return S{};
+    }
+    own = w.wdl;
+  }
   Value best = Value::loss(0);
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    Value sv;
-    if (S s = search(rules, apply(p, moves[i]), metric, lookup, stores, sv, depth + 1); s != S{}) return s;
-    const Value mv = move_value(sv, metric, capture || moves[i].promotes);
-    if (i == 0 || better_value(mv, best)) best = mv;
-    if (capture && best.wdl == Wdl::Win && metric != Metric::DTW) break;  // WDL and DTC: a winning capture is win in 1
+  bool any = false;
+  for (int pass = 0; pass < 2; ++pass) {
+    // Pass 0 prunes (a win of an unstored position); pass 1 (tables that
+    // disagree: no successor is lost) values every move, as without pruning.
+    const bool prune = pass == 0 && unstored && own == Wdl::Win;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const Position q = apply(p, moves[i]);
+      const bool conversion = capture || moves[i].promotes;
+      if (prune) {
+        Value qw;
+        if (S s = search(rules, q, Metric::WDL, lookup, stores, qw, depth + 1); s != S{}) return s;
+        if (qw.wdl != Wdl::Loss) continue;  // not a winning move
+      }
+      Value sv;
+      if (S s = search(rules, q, metric, lookup, stores, sv, depth + 1); s != S{}) return s;
+      const Value mv = move_value(sv, metric, conversion);
+      if (!any || better_value(mv, best)) best = mv;
+      any = true;
+      if (capture && best.wdl == Wdl::Win && metric != Metric::DTW) break;  // WDL and DTC: a winning capture is win in 1
+      if (prune && mv.wdl == Wdl::Win && mv.plies == 1) break;  // no move wins sooner (DTC: a winning promotion)
+    }
+    if (any || !prune) break;
   }
   v = best;
   return S{};
@@ -151,15 +195,21 @@ template <class Lookup>
 auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Value& v)
     -> decltype(lookup(p, v)) {
   auto every = [](const Position&) { return true; };
-  return oracle_detail::search(rules, p, metric, lookup, every, v, 0);
+  // Every position stored: the search asks only `metric` (see search()).
+  auto in_metric = [&](const Position& q, [[maybe_unused]] Metric m, Value& out) {
+    assert(m == metric);
+    return lookup(q, out);
+  };
+  return oracle_detail::search(rules, p, metric, in_metric, every, v, 0);
 }
 
-// The same for files that may store one side to move only: `stores(q)`
-// says whether q's entry is stored for its side to move (see above); where
-// it is not, the oracle searches q's moves.
+// The same for distance files that may store one side to move only:
+// `stores(q)` says whether q's entry is stored for its side to move (see
+// above); where it is not, the oracle searches q's moves.  The lookup takes
+// the metric: `lookup(q, m, out)` is asked for `metric` or for WDL.
 template <class Lookup, class Stores>
 auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Stores&& stores, Value& v)
-    -> decltype(lookup(p, v)) {
+    -> decltype(lookup(p, metric, v)) {
   return oracle_detail::search(rules, p, metric, lookup, stores, v, 0);
 }
 
