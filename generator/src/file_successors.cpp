@@ -42,7 +42,7 @@ class FileReader : public SuccessorReader {
     if (r.valid && r.same(q)) return r.code;
     Value v;
     if (oracle_value(
-            rules_, q, metric_, [this](const Position& s, Metric m, Value& out) { return stored(s, m, out); },
+            rules_, q, metric_, [this](const Position& s, Ask ask, Value& out) { return stored(s, ask, out); },
             [this](const Position& s) { return side_stored(s); }, v) != Read::Ok)
       return 0;
     r = Resolved(q, v.encode());
@@ -73,8 +73,9 @@ class FileReader : public SuccessorReader {
   }
 
   // The stored entry of a position of an opened material (error_ otherwise),
-  // in this reader's metric or (`metric` WDL) its WDL alone.
-  Read stored(const Position& q, Metric metric, Value& out) {
+  // in this reader's metric or its WDL alone, as the oracle asks (Ask,
+  // value_oracle.hpp).
+  Read stored(const Position& q, Ask ask, Value& out) {
     const Material c = material_of(q).canonical();
     if (entry_of(c) == nullptr) {
       if (error_.empty()) error_ = "no table of successor material " + c.name() + " was opened";
@@ -82,10 +83,11 @@ class FileReader : public SuccessorReader {
     }
     const FileSuccessors::Entry& e = entries_[last_];
     const std::uint64_t slot = locate_slot(e.index, q);
-    const bool wdl_only = metric == Metric::WDL && metric_ != Metric::WDL;
+    // The WDL alone: asked for, or not lost where only a loss's distance is.
+    auto wdl_only = [&](Wdl w) { return ask == Ask::Wdl || (ask == Ask::IfLost && w != Wdl::Loss); };
     if (e.resident) {
       out = Value::decode((*e.resident)[slot]);
-      if (wdl_only) out = out.wdl_only();
+      if (wdl_only(out.wdl)) out = out.wdl_only();
       return Read::Ok;
     }
     std::uint16_t code = 0;
@@ -98,7 +100,7 @@ class FileReader : public SuccessorReader {
     // drawn position needs no distance block).
     std::uint16_t wdl = 0;
     if (Read r = entry(*e.wdl, 1, slot, wdl); r != Read::Ok) return r;
-    if (wdl_only) {
+    if (wdl_only(Value::decode(wdl).wdl)) {
       out = Value::decode(wdl).wdl_only();
       return Read::Ok;
     }

@@ -120,12 +120,17 @@ TEST_P(OracleOneSide, ReadsOnlyTheDistancesTheAnswerNeeds) {
     return metric == Metric::WDL ? v.wdl_only() : v;
   };
   auto stores = [](const Position& q) { return q.side_to_move == Color::White; };
+  // Every lookup reads a WDL entry (wdl_reads); those that return a
+  // distance read a distance entry too.
   std::uint64_t wdl_reads = 0, distance_reads = 0, bad_reads = 0;
-  auto lookup = [&](const Position& q, Metric metric, Value& out) {
+  Metric searched = Metric::DTW;
+  auto lookup = [&](const Position& q, Ask ask, Value& out) {
     if (q.pieces(Color::White) == 0 || q.pieces(Color::Black) == 0 || has_capture(rules, q)) ++bad_reads;
-    if (metric != Metric::WDL && !stores(q)) ++bad_reads;  // a distance the file does not hold
-    ++(metric == Metric::WDL ? wdl_reads : distance_reads);
-    out = truth(q, metric);
+    ++wdl_reads;
+    const bool distance = ask == Ask::Value || (ask == Ask::IfLost && truth(q, Metric::WDL).wdl == Wdl::Loss);
+    if (distance && !stores(q)) ++bad_reads;  // a distance the file does not hold
+    distance_reads += distance;
+    out = truth(q, distance ? searched : Metric::WDL);
     return Read::Ok;
   };
   std::uint64_t checked = 0, mismatches = 0, wins = 0, losses = 0, draws = 0, pruned = 0;
@@ -137,6 +142,7 @@ TEST_P(OracleOneSide, ReadsOnlyTheDistancesTheAnswerNeeds) {
         if (p.pieces(Color::White) == 0 || p.pieces(Color::Black) == 0) continue;
         for (Metric metric : {Metric::DTW, Metric::DTC}) {
           wdl_reads = distance_reads = 0;
+          searched = metric;
           Value got;
           ASSERT_EQ(oracle_value(rules, p, metric, lookup, stores, got), Read::Ok) << to_fen(rules, p);
           const Value want = truth(p, metric);
@@ -166,6 +172,7 @@ TEST_P(OracleOneSide, ReadsOnlyTheDistancesTheAnswerNeeds) {
             case Wdl::Loss:
               ++losses;
               EXPECT_EQ(distance_reads, moves.size()) << to_fen(rules, p);
+              EXPECT_EQ(wdl_reads, 1 + moves.size()) << to_fen(rules, p);
               break;
             case Wdl::Win:
               ++wins;

@@ -34,13 +34,13 @@
 // turn.  Readers of such files pass `stores(q)`: whether q's entry is
 // stored for q's side to move in the distance file (a reader may also
 // answer true for a position it knows to be drawn: the lookup then answers
-// the draw), and a lookup that takes the metric, `lookup(q, metric, out)`:
-// the search asks it for WDL values too (the WDL table stores both sides),
-// to read no more distances than the answer needs: an unstored position's
-// own WDL first (a draw is answered so), then for a win the WDL of every
-// successor and the distance of only those lost for their side to move
-// (the best move of a win is one of them), stopping at a win in 1; a loss
-// reads every successor's distance.  The values are those of the search
+// the draw), and a lookup told what is asked, `lookup(q, ask, out)` (Ask
+// below): the search asks for WDL values too (the WDL table stores both
+// sides), to read no more distances than the answer needs: an unstored
+// position's own WDL first (a draw is answered so), then for a win the WDL
+// of every successor and the distance of only those lost for their side to
+// move (the best move of a win is one of them), stopping at a win in 1; a
+// loss reads every successor's distance.  The values are those of the search
 // over every move (tables that disagree on who wins, where a win has no
 // lost successor, get that search).  The search ends: a successor of an
 // unstored position is stored unless the move promotes (a material with
@@ -111,6 +111,13 @@ constexpr bool distance_value(std::uint16_t wdl_code, std::uint16_t distance_cod
 // has_capture().
 inline bool is_derived(const Rules& rules, const Position& p) { return has_capture(rules, p); }
 
+// What the search asks a lookup of the one-side form of oracle_value (see
+// above): q's value in the metric searched, its WDL alone (plies 0), or its
+// value in the metric when q is lost for its side to move and its WDL alone
+// otherwise (a reader reads the WDL entry, then the distance only for a
+// loss).
+enum class Ask : std::uint8_t { Value, Wdl, IfLost };
+
 namespace oracle_detail {
 // Captures in a row remove a piece each and a search over an unstored
 // side's moves is followed by a stored position unless its move promotes or
@@ -124,18 +131,25 @@ inline MoveList& moves_at(int depth) {
 }
 
 template <class Lookup, class Stores>
-auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup, Stores& stores, Value& v,
-            int depth) -> decltype(lookup(p, metric, v)) {
-  using S = decltype(lookup(p, metric, v));
+auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Lookup& lookup, Stores& stores, Value& v,
+            int depth) -> decltype(lookup(p, ask, v)) {
+  using S = decltype(lookup(p, ask, v));
   assert(depth < kMaxDepth);
   if (p.pieces(p.side_to_move) == 0) {
-    v = Value::loss(0);
+    v = ask == Ask::Wdl ? Value::loss(0).wdl_only() : Value::loss(0);
     return S{};
   }
   const bool capture = has_capture(rules, p);
   // A WDL table stores both sides to move (FORMAT.md 3.5): only a distance
   // file may leave p out.
-  if (!capture && (metric == Metric::WDL || stores(p))) return lookup(p, metric, v);
+  if (!capture && (ask == Ask::Wdl || metric == Metric::WDL || stores(p))) return lookup(p, ask, v);
+  bool lost = false;  // known to be lost
+  if (ask == Ask::IfLost) {  // searched: its WDL first
+    if (S s = search(rules, p, metric, Ask::Wdl, lookup, stores, v, depth); s != S{} || v.wdl != Wdl::Loss) return s;
+    ask = Ask::Value;
+    lost = true;
+  }
+  const Metric m = ask == Ask::Wdl ? Metric::WDL : metric;  // this search's metric
   // The best of the side to move's moves: its captures (it must capture),
   // or every move of a side its one-side distance file does not store.  A
   // capture or a promotion starts the DTC count again.
@@ -144,15 +158,15 @@ auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup
     generate_capture_moves(rules, p, moves);
   else
     generate_moves(rules, p, moves);
-  // An unstored position in a distance metric: its own WDL is stored (the
+  // An unstored position (a distance metric): its own WDL is stored (the
   // WDL table keeps both sides).  A draw needs no move; a win's best move is
-  // one to a successor lost for its side to move, so the other successors'
-  // distances are not read (their WDL entries are).  A loss reads them all.
+  // one to a successor lost for its side to move, so only those successors'
+  // distances are read; a loss reads them all.
   Wdl own = Wdl::Loss;
-  const bool unstored = !capture && metric != Metric::WDL;
-  if (unstored) {
+  const bool unstored = !capture;
+  if (unstored && !lost) {
     Value w;
-    if (S s = lookup(p, Metric::WDL, w); s != S{}) return s;
+    if (S s = lookup(p, Ask::Wdl, w); s != S{}) return s;
     if (w.wdl == Wdl::Draw) {
       v = Value::draw();
       return S{};
@@ -166,19 +180,16 @@ auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup
     // disagree: no successor is lost) values every move, as without pruning.
     const bool prune = pass == 0 && unstored && own == Wdl::Win;
     for (std::size_t i = 0; i < moves.size(); ++i) {
-      const Position q = apply(p, moves[i]);
       const bool conversion = capture || moves[i].promotes;
-      if (prune) {
-        Value qw;
-        if (S s = search(rules, q, Metric::WDL, lookup, stores, qw, depth + 1); s != S{}) return s;
-        if (qw.wdl != Wdl::Loss) continue;  // not a winning move
-      }
       Value sv;
-      if (S s = search(rules, q, metric, lookup, stores, sv, depth + 1); s != S{}) return s;
-      const Value mv = move_value(sv, metric, conversion);
+      if (S s = search(rules, apply(p, moves[i]), metric, prune ? Ask::IfLost : ask, lookup, stores, sv, depth + 1);
+          s != S{})
+        return s;
+      if (prune && sv.wdl != Wdl::Loss) continue;  // not a winning move: its distance was not read
+      const Value mv = move_value(sv, m, conversion);
       if (!any || better_value(mv, best)) best = mv;
       any = true;
-      if (capture && best.wdl == Wdl::Win && metric != Metric::DTW) break;  // WDL and DTC: a winning capture is win in 1
+      if (capture && best.wdl == Wdl::Win && m != Metric::DTW) break;  // WDL and DTC: a winning capture is win in 1
       if (prune && mv.wdl == Wdl::Win && mv.plies == 1) break;  // no move wins sooner (DTC: a winning promotion)
     }
     if (any || !prune) break;
@@ -195,22 +206,22 @@ template <class Lookup>
 auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Value& v)
     -> decltype(lookup(p, v)) {
   auto every = [](const Position&) { return true; };
-  // Every position stored: the search asks only `metric` (see search()).
-  auto in_metric = [&](const Position& q, [[maybe_unused]] Metric m, Value& out) {
-    assert(m == metric);
+  // Every position stored: the search asks only for values (see search()).
+  auto values = [&](const Position& q, [[maybe_unused]] Ask ask, Value& out) {
+    assert(ask == Ask::Value);
     return lookup(q, out);
   };
-  return oracle_detail::search(rules, p, metric, in_metric, every, v, 0);
+  return oracle_detail::search(rules, p, metric, Ask::Value, values, every, v, 0);
 }
 
 // The same for distance files that may store one side to move only:
 // `stores(q)` says whether q's entry is stored for its side to move (see
-// above); where it is not, the oracle searches q's moves.  The lookup takes
-// the metric: `lookup(q, m, out)` is asked for `metric` or for WDL.
+// above); where it is not, the oracle searches q's moves.  The lookup is
+// told what is asked: `lookup(q, ask, out)` (Ask above).
 template <class Lookup, class Stores>
 auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Stores&& stores, Value& v)
-    -> decltype(lookup(p, metric, v)) {
-  return oracle_detail::search(rules, p, metric, lookup, stores, v, 0);
+    -> decltype(lookup(p, Ask::Value, v)) {
+  return oracle_detail::search(rules, p, metric, Ask::Value, lookup, stores, v, 0);
 }
 
 }  // namespace damka
