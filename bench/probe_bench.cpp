@@ -10,10 +10,16 @@
 //                          is read and its checksum checked on every read;
 //                          /1 also inserts and evicts) (target < 2 us)
 //   DAMKA_BENCH_MAP=1 reads through a memory map instead of pread.
-//   BM_ProbeDtwUncached    the same for DTW
+//   BM_ProbeDtwUncached    the same for DTW; second argument 1: the tables
+//                          built with one side to move in each distance
+//                          file (generate --one-side, FORMAT.md 3.5; built
+//                          on first run into the folder's one_side/), whose
+//                          other side the probe finds by a search
+//   BM_ProbeDtwCached      DTW probe, blocks cached (second argument as above)
 //   BM_ProbeConditional    conditional WDL probe, block cached
 //   BM_ProbeCapture        WDL probe of positions with a capture (from the successors)
 //   BM_ProbeMoves          every move with its DTW and DTC, blocks cached
+//                          (argument 1: the one-side tables)
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -56,22 +62,30 @@ void mark_derived_dont_care(const std::filesystem::path& file) {
   if (Status st = write_table(file, default_table_header(russian(), h.material, Metric::WDL), codes); !st.ok()) std::fprintf(stderr, "probe_bench: %s\n", st.message().c_str());
 }
 
-const std::filesystem::path& table_root() {
-  static const std::filesystem::path dir = [] {
-    const char* env = std::getenv("DAMKA_BENCH_TABLES");
-    std::filesystem::path d = env ? std::filesystem::path(env)
-                                  : std::filesystem::temp_directory_path() /
-                                        ("damka_probe_bench_" + std::to_string(::getuid()));
-    GenerateOptions opt;
-    opt.out = d;
-    opt.only = kMaterial;
-    opt.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    auto r = generate(russian(), opt);  // skips tables already there
-    if (!r) std::fprintf(stderr, "probe_bench: generate: %s\n", r.message().c_str());
-    mark_derived_dont_care(d / "russian" / (kMaterial.name() + ".wdl"));
-    return d;
-  }();
-  return dir;
+std::filesystem::path build_tables(bool one_side) {
+  const char* env = std::getenv("DAMKA_BENCH_TABLES");
+  std::filesystem::path d = env ? std::filesystem::path(env)
+                                : std::filesystem::temp_directory_path() /
+                                      ("damka_probe_bench_" + std::to_string(::getuid()));
+  if (one_side) d /= "one_side";
+  GenerateOptions opt;
+  opt.out = d;
+  opt.only = kMaterial;
+  opt.one_side = one_side;
+  opt.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  auto r = generate(russian(), opt);  // skips tables already there
+  if (!r) std::fprintf(stderr, "probe_bench: generate: %s\n", r.message().c_str());
+  mark_derived_dont_care(d / "russian" / (kMaterial.name() + ".wdl"));
+  return d;
+}
+
+// The tables, both sides to move in every file or (one_side) one side in
+// each distance file.
+const std::filesystem::path& table_root(bool one_side = false) {
+  static const std::filesystem::path both = build_tables(false);
+  if (!one_side) return both;
+  static const std::filesystem::path one = build_tables(true);
+  return one;
 }
 
 // 4096 random positions of the material (both colours to move), with or
@@ -92,12 +106,12 @@ const std::vector<Position>& positions(bool captures) {
   return captures ? capture : quiet;
 }
 
-std::unique_ptr<Tablebase> open_tb(std::size_t cache_bytes) {
+std::unique_ptr<Tablebase> open_tb(std::size_t cache_bytes, bool one_side = false) {
   TablebaseOptions opt;
   opt.cache_bytes = cache_bytes;
   // DAMKA_BENCH_MAP=1: read through a memory map (the default is pread).
   if (const char* map = std::getenv("DAMKA_BENCH_MAP")) opt.map_files = std::string(map) == "1";
-  auto tb = Tablebase::open(russian(), table_root(), opt);
+  auto tb = Tablebase::open(russian(), table_root(one_side), opt);
   if (!tb) {
     std::fprintf(stderr, "probe_bench: %s\n", tb.message().c_str());
     std::abort();
@@ -106,15 +120,20 @@ std::unique_ptr<Tablebase> open_tb(std::size_t cache_bytes) {
 }
 
 // One Tablebase with a large cache, warmed with every benchmark position.
-const Tablebase& cached_tb() {
-  static const std::unique_ptr<Tablebase> tb = [] {
-    auto t = open_tb(std::size_t{256} << 20);
-    for (bool c : {false, true})
-      for (const Position& p : positions(c))
-        for (Metric m : {Metric::WDL, Metric::DTW, Metric::DTC}) (void)t->probe(p, m);
-    return t;
-  }();
-  return *tb;
+std::unique_ptr<Tablebase> warmed_tb(bool one_side) {
+  auto t = open_tb(std::size_t{256} << 20, one_side);
+  for (bool c : {false, true})
+    for (const Position& p : positions(c))
+      for (Metric m : {Metric::WDL, Metric::DTW, Metric::DTC}) (void)t->probe(p, m);
+  std::vector<MoveValue> mv;
+  for (const Position& p : positions(false)) (void)t->probe_moves(p, mv);
+  return t;
+}
+const Tablebase& cached_tb(bool one_side = false) {
+  static const std::unique_ptr<Tablebase> both = warmed_tb(false);
+  if (!one_side) return *both;
+  static const std::unique_ptr<Tablebase> one = warmed_tb(true);
+  return *one;
 }
 
 void BM_ProbeWdlCached(benchmark::State& state) {
@@ -148,8 +167,10 @@ BENCHMARK(BM_ProbeConditional);
 // Arg 0: no cache at all (every probe reads its block and throws it away).
 // Arg 1: a cache of 24 KiB, one block: most probes read their block, pack it,
 // insert it and evict the previous one (the whole miss path).
+// A second argument 1 (DTW): the one-side tables.
 void probe_uncached(benchmark::State& state, Metric metric) {
-  const auto tb = open_tb(state.range(0) == 0 ? 0 : 24 << 10);
+  const bool one_side = metric != Metric::WDL && state.range(1) != 0;
+  const auto tb = open_tb(state.range(0) == 0 ? 0 : 24 << 10, one_side);
   const auto& pos = positions(false);
   for (const Position& p : pos) (void)tb->probe(p, metric);  // open the file, bring it into the page cache
   const CacheStats before = tb->cache_stats();
@@ -166,7 +187,32 @@ void probe_uncached(benchmark::State& state, Metric metric) {
 void BM_ProbeWdlUncached(benchmark::State& state) { probe_uncached(state, Metric::WDL); }
 void BM_ProbeDtwUncached(benchmark::State& state) { probe_uncached(state, Metric::DTW); }
 BENCHMARK(BM_ProbeWdlUncached)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
-BENCHMARK(BM_ProbeDtwUncached)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_ProbeDtwUncached)
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMicrosecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
+// Arg 1: the one-side tables (a probe of the side left out searches its
+// moves, every block cached).
+void BM_ProbeDtwCached(benchmark::State& state) {
+  const Tablebase& tb = cached_tb(state.range(0) != 0);
+  const auto& pos = positions(false);
+  std::size_t i = 0;
+  std::uint64_t bad = 0;
+  for (auto _ : state) {
+    const ProbeResult r = tb.probe(pos[i & 4095], Metric::DTW);
+    bad += !r.ok();
+    benchmark::DoNotOptimize(r);
+    ++i;
+  }
+  if (bad) state.SkipWithError("a probe failed");
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ProbeDtwCached)->Arg(0)->Arg(1)->Repetitions(5)->ReportAggregatesOnly(true);
 
 void BM_ProbeCapture(benchmark::State& state) {
   const Tablebase& tb = cached_tb();
@@ -181,7 +227,7 @@ void BM_ProbeCapture(benchmark::State& state) {
 BENCHMARK(BM_ProbeCapture);
 
 void BM_ProbeMoves(benchmark::State& state) {
-  const Tablebase& tb = cached_tb();
+  const Tablebase& tb = cached_tb(state.range(0) != 0);
   const auto& pos = positions(false);
   std::vector<MoveValue> mv;
   std::size_t i = 0;
@@ -191,7 +237,7 @@ void BM_ProbeMoves(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_ProbeMoves)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ProbeMoves)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace damka

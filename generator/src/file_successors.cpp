@@ -33,7 +33,7 @@ class FileReader : public SuccessorReader {
     if (r.valid && r.same(q)) return r.code;
     Value v;
     if (oracle_value(
-            rules_, q, metric_, [this](const Position& s, Value& out) { return stored(s, out); },
+            rules_, q, metric_, [this](const Position& s, Ask ask, Value& out) { return stored(s, ask, out); },
             [this](const Position& s) { return side_stored(s); }, v) != Read::Ok)
       return 0;
     r = Resolved(q, v.encode());
@@ -63,8 +63,10 @@ class FileReader : public SuccessorReader {
     return entry(*e.wdl, slot, wdl) != Read::Ok || Value::decode(wdl).wdl == Wdl::Draw;
   }
 
-  // The stored entry of a position of an opened material (error_ otherwise).
-  Read stored(const Position& q, Value& out) {
+  // The stored entry of a position of an opened material (error_ otherwise),
+  // in this reader's metric or its WDL alone, as the oracle asks (Ask,
+  // value_oracle.hpp).
+  Read stored(const Position& q, Ask ask, Value& out) {
     const Material c = material_of(q).canonical();
     if (entry_of(c) == nullptr) {
       if (error_.empty()) error_ = "no table of successor material " + c.name() + " was opened";
@@ -72,8 +74,11 @@ class FileReader : public SuccessorReader {
     }
     const FileSuccessors::Entry& e = entries_[last_];
     const std::uint64_t slot = locate_slot(e.index, q);
+    // The WDL alone: asked for, or not lost where only a loss's distance is.
+    auto wdl_only = [&](Wdl w) { return ask == Ask::Wdl || (ask == Ask::IfLost && w != Wdl::Loss); };
     if (e.resident) {
       out = Value::decode((*e.resident)[slot]);
+      if (wdl_only(out.wdl)) out = out.wdl_only();
       return Read::Ok;
     }
     std::uint16_t code = 0;
@@ -86,6 +91,10 @@ class FileReader : public SuccessorReader {
     // drawn position needs no distance block).
     std::uint16_t wdl = 0;
     if (Read r = entry(*e.wdl, slot, wdl); r != Read::Ok) return r;
+    if (wdl_only(Value::decode(wdl).wdl)) {
+      out = Value::decode(wdl).wdl_only();
+      return Read::Ok;
+    }
     if (Value::decode(wdl).wdl != Wdl::Draw)
       if (Read r = entry(*e.file, slot, code); r != Read::Ok) return r;
     if (!distance_value(wdl, code, out)) {

@@ -183,15 +183,17 @@ struct Tablebase::Impl {
 
   // ---- values --------------------------------------------------------
 
-  // The oracle's lookup: a stored position (both sides present, no capture to make).
-  ProbeStatus table_value(const Position& p, Metric metric, ProbeMode mode, Value& v) {
+  // The oracle's lookup: a stored position (both sides present, no capture
+  // to make).  if_lost: a distance only for a lost position, the WDL alone
+  // otherwise (Ask::IfLost, value_oracle.hpp).
+  ProbeStatus table_value(const Position& p, Metric metric, ProbeMode mode, Value& v, bool if_lost = false) {
     const Material m = material_of(p);
     if (m.pieces() > kMaxIndexPieces) return ProbeStatus::Unknown;
     MaterialTables& t = tables_of(m.canonical());
     const std::uint64_t slot = locate_slot(t.index, p);
     std::uint16_t wdl = 0;
     if (ProbeStatus s = read_code(t, Metric::WDL, slot, mode, wdl); s != ProbeStatus::Ok) return s;
-    if (metric == Metric::WDL) {
+    if (metric == Metric::WDL || (if_lost && Value::decode(wdl).wdl != Wdl::Loss)) {
       v = Value::decode(wdl).wdl_only();
       return ProbeStatus::Ok;
     }
@@ -242,9 +244,9 @@ struct Tablebase::Impl {
       if (ProbeStatus s = side_stored(q, metric, mode, stored); s != ProbeStatus::Ok) failed = {q, s};
       return stored;
     };
-    auto lookup = [&](const Position& q, Value& out) {
+    auto lookup = [&](const Position& q, Ask ask, Value& out) {
       if (failed.status != ProbeStatus::Ok && failed.q == q) return std::exchange(failed.status, ProbeStatus::Ok);
-      return table_value(q, metric, mode, out);
+      return table_value(q, ask == Ask::Wdl ? Metric::WDL : metric, mode, out, ask == Ask::IfLost);
     };
     return oracle_value(rules, p, metric, lookup, stores, v);
   }

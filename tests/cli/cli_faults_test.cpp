@@ -14,11 +14,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "damka/output_lock.hpp"
+#include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
 
 namespace {
@@ -133,6 +136,74 @@ TEST_F(CliFaults, ATemporaryFileOfARunningDamkaIsNotCalledStray) {
     const Outcome r = damka(cmd + q(dir_));
     EXPECT_NE(r.out.find("stray temporary file " + tmp.string() + " (left by a killed run"), std::string::npos)
         << r.out;
+  }
+}
+
+// The table files of a family folder, by name, with their bytes.
+std::map<std::string, std::string> table_bytes(const fs::path& family) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::directory_iterator(family)) {
+    const std::string ext = e.path().extension().string();
+    if (ext != ".wdl" && ext != ".dtw" && ext != ".dtc") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    out[e.path().filename().string()] = std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  return out;
+}
+
+// A one-side build (generate --one-side, FORMAT.md 3.5) killed half-way, in
+// the write of a table or before its rename, resumes with the same command
+// to the bytes of a build never killed; the materials finished before the
+// kill are kept, not rebuilt.
+TEST_F(CliFaults, AKilledOneSideBuildResumesToTheSameBytes) {
+  const std::string args = "generate -v russian -n 3 -t 1 --one-side -o ";
+  const fs::path whole = dir_ / "whole", killed = dir_ / "killed";
+  Outcome r = damka(args + q(whole));
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto want = table_bytes(whole / "russian");
+  std::size_t one_side = 0;
+  for (const auto& [name, bytes] : want) {
+    auto reader = damka::TableReader::open(whole / "russian" / name);
+    ASSERT_TRUE(reader.ok()) << reader.message();
+    one_side += (*reader)->header().stored_side != damka::StoredSide::Both;
+  }
+  ASSERT_GT(one_side, 2u);
+  ASSERT_GT(want.size(), 12u);
+  for (const std::string fault : {"kill-mid-write-", "kill-before-rename-"}) {
+    for (const std::size_t at : {want.size() / 3, want.size() - 2}) {
+      SCOPED_TRACE(fault + std::to_string(at));
+      fs::remove_all(killed);
+      r = damka_faulty(args + q(killed), fault + std::to_string(at));
+      EXPECT_EQ(r.code, 128 + 9) << r.out;  // SIGKILL
+      const auto before = table_bytes(killed / "russian");
+      EXPECT_GT(before.size() + 4, at) << r.out;  // the materials before the kill (a material streams its 3 files together)
+      EXPECT_FALSE(before.empty()) << r.out;
+      EXPECT_LT(before.size(), want.size()) << r.out;
+      std::map<std::string, std::uintmax_t> inodes;  // of the materials finished
+      for (const auto& [name, bytes] : before) {
+        // A material with all three files (one missing is built again whole).
+        const std::string stem = fs::path(name).stem().string();
+        if (!before.count(stem + ".wdl") || !before.count(stem + ".dtw") || !before.count(stem + ".dtc")) continue;
+        struct stat st {};
+        ASSERT_EQ(::stat((killed / "russian" / name).c_str(), &st), 0);
+        inodes[name] = st.st_ino;
+      }
+      r = damka(args + q(killed));
+      EXPECT_EQ(r.code, 0) << r.out;
+      EXPECT_TRUE(damka::temp_table_files(killed / "russian").empty());
+      const auto got = table_bytes(killed / "russian");
+      ASSERT_EQ(got.size(), want.size()) << r.out;
+      for (const auto& [name, bytes] : want) {
+        ASSERT_TRUE(got.count(name)) << name;
+        EXPECT_TRUE(got.at(name) == bytes) << name << " differs from the build never killed";
+      }
+      EXPECT_FALSE(inodes.empty());
+      for (const auto& [name, inode] : inodes) {  // kept, not written again
+        struct stat st {};
+        ASSERT_EQ(::stat((killed / "russian" / name).c_str(), &st), 0);
+        EXPECT_EQ(st.st_ino, inode) << name;
+      }
+    }
   }
 }
 

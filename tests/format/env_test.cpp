@@ -166,6 +166,15 @@ TEST(Env, ListingAndMkdirFaultsAreIoErrors) {
 TEST(Env, FaultNamesAreParsed) {
   EXPECT_TRUE(testing::fault_plan_named("kill-mid-write")->kill_at_table_header);
   EXPECT_TRUE(testing::fault_plan_named("kill-before-rename")->kill_before_table_rename);
+  EXPECT_EQ(testing::fault_plan_named("kill-before-rename")->kill_at_table, 1);
+  const auto tenth = testing::fault_plan_named("kill-before-rename-10");
+  ASSERT_TRUE(tenth.has_value());
+  EXPECT_TRUE(tenth->kill_before_table_rename);
+  EXPECT_FALSE(tenth->kill_at_table_header);
+  EXPECT_EQ(tenth->kill_at_table, 10);
+  EXPECT_TRUE(testing::fault_plan_named("kill-mid-write-3")->kill_at_table_header);
+  EXPECT_EQ(testing::fault_plan_named("kill-mid-write-3")->kill_at_table, 3);
+  EXPECT_FALSE(testing::fault_plan_named("kill-mid-write-0").has_value());
   const auto enospc = testing::fault_plan_named("enospc-write-7");
   ASSERT_TRUE(enospc.has_value());
   EXPECT_EQ(enospc->fail_write, 7);

@@ -98,6 +98,111 @@ TEST_P(OracleVsSolver, EveryPositionUpToFourPieces) {
 INSTANTIATE_TEST_SUITE_P(AllVariants, OracleVsSolver, ::testing::ValuesIn(all_variants()),
                          [](const auto& info) { return std::string(rules_of(info.param).name); });
 
+// One-side files (FORMAT.md 3.5): with the side Black to move left out of
+// every distance table, the oracle's search gives the solver's values, and
+// it reads no more distances than the answer needs, counted through the
+// lookup: none for a draw, for a win only those of the successors lost for
+// their side to move (all of them unless a win in 1 stops the search), for
+// a loss every successor's.  Without the pruning a win reads every
+// successor's distance and the counts below fail.  Up to 4 pieces in
+// Russian and English (flying and short kings), 3 in the other variants.
+class OracleOneSide : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(OracleOneSide, ReadsOnlyTheDistancesTheAnswerNeeds) {
+  const Rules& rules = rules_of(GetParam());
+  const int kPieces = GetParam() == Variant::Russian || GetParam() == Variant::English ? 4 : 3;
+  Solver solver(rules, 2);
+  for (const Material& m : build_order(kPieces)) solver.solve(m);
+  auto truth = [&](const Position& q, Metric metric) {
+    const TableSlot ts = locate(q);
+    const SolvedTable& t = *solver.table(ts.material);
+    const Value v = Value::decode(metric == Metric::DTC ? t.dtc[ts.slot] : t.dtw[ts.slot]);
+    return metric == Metric::WDL ? v.wdl_only() : v;
+  };
+  auto stores = [](const Position& q) { return q.side_to_move == Color::White; };
+  // Every lookup reads a WDL entry (wdl_reads); those that return a
+  // distance read a distance entry too.
+  std::uint64_t wdl_reads = 0, distance_reads = 0, bad_reads = 0;
+  Metric searched = Metric::DTW;
+  auto lookup = [&](const Position& q, Ask ask, Value& out) {
+    if (q.pieces(Color::White) == 0 || q.pieces(Color::Black) == 0 || has_capture(rules, q)) ++bad_reads;
+    ++wdl_reads;
+    const bool distance = ask == Ask::Value || (ask == Ask::IfLost && truth(q, Metric::WDL).wdl == Wdl::Loss);
+    if (distance && !stores(q)) ++bad_reads;  // a distance the file does not hold
+    distance_reads += distance;
+    out = truth(q, distance ? searched : Metric::WDL);
+    return Read::Ok;
+  };
+  std::uint64_t checked = 0, mismatches = 0, wins = 0, losses = 0, draws = 0, pruned = 0;
+  MoveList moves;
+  for (const Material& m : build_order(kPieces)) {
+    const MaterialIndex index(m);
+    for (std::uint64_t s = 0; s < table_slots(index); ++s) {
+      for (const Position& p : {position_at(index, s), position_at(index, s).flipped()}) {
+        if (p.pieces(Color::White) == 0 || p.pieces(Color::Black) == 0) continue;
+        for (Metric metric : {Metric::DTW, Metric::DTC}) {
+          wdl_reads = distance_reads = 0;
+          searched = metric;
+          Value got;
+          ASSERT_EQ(oracle_value(rules, p, metric, lookup, stores, got), Read::Ok) << to_fen(rules, p);
+          const Value want = truth(p, metric);
+          if (got != want && ++mismatches <= 10)
+            ADD_FAILURE() << rules.name << " " << to_fen(rules, p) << " " << metric_name(metric) << ": oracle "
+                          << got.encode() << ", solver " << want.encode();
+          ++checked;
+          // The counts, for a left-out position whose every successor is
+          // stored (White to move, no capture, both sides with pieces).
+          if (stores(p) || has_capture(rules, p)) continue;
+          generate_moves(rules, p, moves);
+          bool all_stored = true;
+          std::uint64_t lost = 0;
+          for (const Move& mv : moves) {
+            const Position q = apply(p, mv);
+            all_stored = all_stored && q.pieces(Color::White) != 0 && q.pieces(Color::Black) != 0 &&
+                         !has_capture(rules, q);
+            if (all_stored) lost += truth(q, Metric::WDL).wdl == Wdl::Loss;
+          }
+          if (!all_stored) continue;
+          switch (want.wdl) {
+            case Wdl::Draw:
+              ++draws;
+              EXPECT_EQ(distance_reads, 0u) << to_fen(rules, p);
+              EXPECT_EQ(wdl_reads, 1u) << to_fen(rules, p);
+              break;
+            case Wdl::Loss:
+              ++losses;
+              EXPECT_EQ(distance_reads, moves.size()) << to_fen(rules, p);
+              EXPECT_EQ(wdl_reads, 1 + moves.size()) << to_fen(rules, p);
+              break;
+            case Wdl::Win:
+              ++wins;
+              if (want.plies > 1) {  // else a win in 1 may stop the search early
+                EXPECT_EQ(wdl_reads, 1 + moves.size()) << to_fen(rules, p);
+                EXPECT_EQ(distance_reads, lost) << to_fen(rules, p) << " " << metric_name(metric);
+              }
+              EXPECT_LE(wdl_reads, 1 + moves.size()) << to_fen(rules, p);
+              EXPECT_LE(distance_reads, lost) << to_fen(rules, p) << " " << metric_name(metric);
+              EXPECT_GE(distance_reads, 1u) << to_fen(rules, p);
+              pruned += distance_reads < moves.size();
+              break;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_EQ(bad_reads, 0u);
+  EXPECT_GT(checked, 10000u);
+  EXPECT_GT(draws + losses, 0u);
+  EXPECT_GT(wins, 0u);
+  EXPECT_GT(pruned, 0u) << "some wins have a move that does not win";
+  std::printf("%s: %llu wins, %llu of them with a move that does not win\n", std::string(rules.name).c_str(),
+              static_cast<unsigned long long>(wins), static_cast<unsigned long long>(pruned));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, OracleOneSide, ::testing::ValuesIn(all_variants()),
+                         [](const auto& info) { return std::string(rules_of(info.param).name); });
+
 // The first position of a material (by slot) where the side to move must capture.
 Position first_capture_position(const Rules& rules, const Material& m) {
   const MaterialIndex index(m);

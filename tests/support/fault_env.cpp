@@ -27,7 +27,7 @@ class FaultFile final : public File {
     return base_->read(offset, n, out);
   }
   Status write(std::uint64_t offset, const void* data, std::size_t n) override {
-    if (table_temp_ && offset == 0 && env_.plan().kill_at_table_header) ::kill(::getpid(), SIGKILL);
+    if (table_temp_ && offset == 0 && env_.kills_at_table_header()) ::kill(::getpid(), SIGKILL);
     const int number = env_.count_write();
     if (env_.plan().fail_write > 0 && number >= env_.plan().fail_write)
       return Error(std::strerror(env_.plan().write_errno), ErrorCode::Io);
@@ -60,6 +60,8 @@ std::optional<FaultPlan> fault_plan_named(const std::string& name) {
   };
   if (name == "kill-mid-write") p.kill_at_table_header = true;
   else if (name == "kill-before-rename") p.kill_before_table_rename = true;
+  else if (number_after("kill-mid-write-", p.kill_at_table)) p.kill_at_table_header = true;
+  else if (number_after("kill-before-rename-", p.kill_at_table)) p.kill_before_table_rename = true;
   else if (name == "eio-read") p.read_errno = EIO;
   else if (name == "short-read") p.short_reads = true;
   else if (name == "eio-list") p.list_errno = EIO;
@@ -110,7 +112,8 @@ Expected<std::unique_ptr<File>> FaultEnv::open_lock_file(const std::filesystem::
 }
 
 Status FaultEnv::rename(const std::filesystem::path& from, const std::filesystem::path& to) {
-  if (plan_.kill_before_table_rename && is_table_name(to)) ::kill(::getpid(), SIGKILL);
+  if (plan_.kill_before_table_rename && is_table_name(to) && ++table_renames_ >= plan_.kill_at_table)
+    ::kill(::getpid(), SIGKILL);
   return base_.rename(from, to);
 }
 

@@ -42,10 +42,14 @@ struct FaultPlan {
   // SIGKILL instead of renaming a finished temporary file to a table name
   // ("kill-before-rename").
   bool kill_before_table_rename = false;
+  // Which table header write or table rename kills (from 1; those before it
+  // go through): "kill-mid-write-<n>", "kill-before-rename-<n>".
+  int kill_at_table = 1;
 };
 
 // The plan a DAMKA_TEST_FAULT name stands for: "kill-mid-write",
-// "kill-before-rename", "enospc-write-<n>", "eio-write-<n>", "eio-read",
+// "kill-before-rename" (also with "-<n>": at the n-th table),
+// "enospc-write-<n>", "eio-write-<n>", "eio-read",
 // "short-read", "eio-list", "eacces-mkdir"; nullopt for another name.
 std::optional<FaultPlan> fault_plan_named(const std::string& name);
 
@@ -66,6 +70,8 @@ class FaultEnv final : public Env {
   int writes() const { return writes_.load(); }
   // Counts a write: its number, from 1.
   int count_write() { return ++writes_; }
+  // Counts a table's header write: whether the plan kills at it.
+  bool kills_at_table_header() { return plan_.kill_at_table_header && ++table_headers_ >= plan_.kill_at_table; }
   const FaultPlan& plan() const { return plan_; }
   // Another plan from now on (the write count goes on).  Not while another
   // thread uses this Env.
@@ -75,6 +81,7 @@ class FaultEnv final : public Env {
   FaultPlan plan_;
   Env& base_;
   std::atomic<int> writes_{0};
+  std::atomic<int> table_headers_{0}, table_renames_{0};
 };
 
 }  // namespace damka::testing

@@ -1,7 +1,8 @@
 // damka_faulty: the damka command line (cli/run.hpp) with the faults that
 // DAMKA_TEST_FAULT names, for the tests that run the executable under
 // faults (tests/cli).  Never installed; the shipped damka has no fault hooks.
-//   kill-mid-write, kill-before-rename, enospc-write-<n>, eio-write-<n>,
+//   kill-mid-write, kill-before-rename (with -<n>: at the n-th table),
+//   enospc-write-<n>, eio-write-<n>,
 //   eio-read, short-read, eio-list, eacces-mkdir: a FaultEnv (fault_env.hpp)
 //   for every command that opens files (cli::Context::env);
 //   kill-rank-<r>: rank r of an mpirun job kills itself (SIGKILL) while

@@ -32,17 +32,28 @@
 // then found like capture positions, by a search: the best of their moves
 // (none of which captures), each move's successor valued by the oracle in
 // turn.  Readers of such files pass `stores(q)`: whether q's entry is
-// stored for q's side to move (a reader may also answer true for a
-// position it knows to be drawn: the lookup then answers the draw).  The
-// search ends: a successor of an unstored position is stored unless the
-// move promotes (a material with fewer men) or it must capture (fewer
-// pieces).
+// stored for q's side to move in the distance file (a reader may also
+// answer true for a position it knows to be drawn: the lookup then answers
+// the draw), and a lookup told what is asked, `lookup(q, ask, out)` (Ask
+// below): the search asks for WDL values too (the WDL table stores both
+// sides), to read no more distances than the answer needs: an unstored
+// position's own WDL first (a draw is answered so), then for a win the WDL
+// of every successor and the distance of only those lost for their side to
+// move (the best move of a win is one of them), stopping at a win in 1; a
+// loss reads every successor's distance.  The values are those of the search
+// over every move (tables that disagree on who wins, where a win has no
+// lost successor, get that search).  The search ends: a successor of an
+// unstored position is stored unless the move promotes (a material with
+// fewer men) or it must capture (fewer pieces).
 //
 // Cost.  A stored position: one has_capture() and one lookup.  A capture
 // position: its captures' successors, recursively (WDL stops at the first
 // winning capture); captures in a row remove a piece each, so the depth is
-// at most the number of pieces.  Thread-safety: as the lookup's; the move
-// lists used by the search are per thread.
+// at most the number of pieces.  A position a one-side file leaves out:
+// one WDL lookup and generate_moves(); a win adds a WDL value per move and
+// a distance per winning move, a loss a distance per move.
+// Thread-safety: as the lookup's; the move lists used by the search are per
+// thread.
 #pragma once
 
 #include <array>
@@ -100,6 +111,13 @@ constexpr bool distance_value(std::uint16_t wdl_code, std::uint16_t distance_cod
 // has_capture().
 inline bool is_derived(const Rules& rules, const Position& p) { return has_capture(rules, p); }
 
+// What the search asks a lookup of the one-side form of oracle_value (see
+// above): q's value in the metric searched, its WDL alone (plies 0), or its
+// value in the metric when q is lost for its side to move and its WDL alone
+// otherwise (a reader reads the WDL entry, then the distance only for a
+// loss).
+enum class Ask : std::uint8_t { Value, Wdl, IfLost };
+
 namespace oracle_detail {
 // Captures in a row remove a piece each and a search over an unstored
 // side's moves is followed by a stored position unless its move promotes or
@@ -113,16 +131,25 @@ inline MoveList& moves_at(int depth) {
 }
 
 template <class Lookup, class Stores>
-auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup, Stores& stores, Value& v,
-            int depth) -> decltype(lookup(p, v)) {
-  using S = decltype(lookup(p, v));
+auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Lookup& lookup, Stores& stores, Value& v,
+            int depth) -> decltype(lookup(p, ask, v)) {
+  using S = decltype(lookup(p, ask, v));
   assert(depth < kMaxDepth);
   if (p.pieces(p.side_to_move) == 0) {
-    v = Value::loss(0);
+    v = ask == Ask::Wdl ? Value::loss(0).wdl_only() : Value::loss(0);
     return S{};
   }
   const bool capture = has_capture(rules, p);
-  if (!capture && stores(p)) return lookup(p, v);
+  // A WDL table stores both sides to move (FORMAT.md 3.5): only a distance
+  // file may leave p out.
+  if (!capture && (ask == Ask::Wdl || metric == Metric::WDL || stores(p))) return lookup(p, ask, v);
+  bool lost = false;  // known to be lost
+  if (ask == Ask::IfLost) {  // searched: its WDL first
+    if (S s = search(rules, p, metric, Ask::Wdl, lookup, stores, v, depth); s != S{} || v.wdl != Wdl::Loss) return s;
+    ask = Ask::Value;
+    lost = true;
+  }
+  const Metric m = ask == Ask::Wdl ? Metric::WDL : metric;  // this search's metric
   // The best of the side to move's moves: its captures (it must capture),
   // or every move of a side its one-side distance file does not store.  A
   // capture or a promotion starts the DTC count again.
@@ -131,13 +158,41 @@ auto search(const Rules& rules, const Position& p, Metric metric, Lookup& lookup
     generate_capture_moves(rules, p, moves);
   else
     generate_moves(rules, p, moves);
+  // An unstored position (a distance metric): its own WDL is stored (the
+  // WDL table keeps both sides).  A draw needs no move; a win's best move is
+  // one to a successor lost for its side to move, so only those successors'
+  // distances are read; a loss reads them all.
+  Wdl own = Wdl::Loss;
+  const bool unstored = !capture;
+  if (unstored && !lost) {
+    Value w;
+    if (S s = lookup(p, Ask::Wdl, w); s != S{}) return s;
+    if (w.wdl == Wdl::Draw) {
+      v = Value::draw();
+      return S{};
+    }
+    own = w.wdl;
+  }
   Value best = Value::loss(0);
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    Value sv;
-    if (S s = search(rules, apply(p, moves[i]), metric, lookup, stores, sv, depth + 1); s != S{}) return s;
-    const Value mv = move_value(sv, metric, capture || moves[i].promotes);
-    if (i == 0 || better_value(mv, best)) best = mv;
-    if (capture && best.wdl == Wdl::Win && metric != Metric::DTW) break;  // WDL and DTC: a winning capture is win in 1
+  bool any = false;
+  for (int pass = 0; pass < 2; ++pass) {
+    // Pass 0 prunes (a win of an unstored position); pass 1 (tables that
+    // disagree: no successor is lost) values every move, as without pruning.
+    const bool prune = pass == 0 && unstored && own == Wdl::Win;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const bool conversion = capture || moves[i].promotes;
+      Value sv;
+      if (S s = search(rules, apply(p, moves[i]), metric, prune ? Ask::IfLost : ask, lookup, stores, sv, depth + 1);
+          s != S{})
+        return s;
+      if (prune && sv.wdl != Wdl::Loss) continue;  // not a winning move: its distance was not read
+      const Value mv = move_value(sv, m, conversion);
+      if (!any || better_value(mv, best)) best = mv;
+      any = true;
+      if (capture && best.wdl == Wdl::Win && m != Metric::DTW) break;  // WDL and DTC: a winning capture is win in 1
+      if (prune && mv.wdl == Wdl::Win && mv.plies == 1) break;  // no move wins sooner (DTC: a winning promotion)
+    }
+    if (any || !prune) break;
   }
   v = best;
   return S{};
@@ -151,16 +206,22 @@ template <class Lookup>
 auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Value& v)
     -> decltype(lookup(p, v)) {
   auto every = [](const Position&) { return true; };
-  return oracle_detail::search(rules, p, metric, lookup, every, v, 0);
+  // Every position stored: the search asks only for values (see search()).
+  auto values = [&](const Position& q, [[maybe_unused]] Ask ask, Value& out) {
+    assert(ask == Ask::Value);
+    return lookup(q, out);
+  };
+  return oracle_detail::search(rules, p, metric, Ask::Value, values, every, v, 0);
 }
 
-// The same for files that may store one side to move only: `stores(q)`
-// says whether q's entry is stored for its side to move (see above); where
-// it is not, the oracle searches q's moves.
+// The same for distance files that may store one side to move only:
+// `stores(q)` says whether q's entry is stored for its side to move (see
+// above); where it is not, the oracle searches q's moves.  The lookup is
+// told what is asked: `lookup(q, ask, out)` (Ask above).
 template <class Lookup, class Stores>
 auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Stores&& stores, Value& v)
-    -> decltype(lookup(p, v)) {
-  return oracle_detail::search(rules, p, metric, lookup, stores, v, 0);
+    -> decltype(lookup(p, Ask::Value, v)) {
+  return oracle_detail::search(rules, p, metric, Ask::Value, lookup, stores, v, 0);
 }
 
 }  // namespace damka
