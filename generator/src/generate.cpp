@@ -191,12 +191,12 @@ Status fill_unstored_side(const Rules& rules, SuccessorFiles& successor_files, c
 }  // namespace
 
 Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir,
-                                        const Material& canonical, const TableSource* loaded) {
+                                        const Material& canonical, const TableSource* loaded, Env& env) {
   SolvedTable t;
   t.material = canonical;
   StoredSide stored_side = StoredSide::Both;
   auto read_codes = [&](Metric m, std::vector<std::uint16_t>& codes) -> Status {
-    auto reader = open_table(table_path(dir, rules, canonical, m), rules, canonical, m);
+    auto reader = open_table(table_path(dir, rules, canonical, m), rules, canonical, m, FileAccess::Pread, env);
     if (!reader) return reader.error();
     stored_side = (*reader)->header().stored_side;
     codes.clear();
@@ -223,7 +223,7 @@ Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesyste
       codes[i] = v.encode();
     }
     // The files of the materials it converts into: opened once for both.
-    SuccessorFiles successor_files(rules, dir, canonical, m);
+    SuccessorFiles successor_files(rules, dir, canonical, m, env);
     if (auto r = resolve_derived(rules, canonical, m, codes, successor_files, loaded); !r) return r.error();
     if (stored_side != StoredSide::Both)
       if (Status s = fill_unstored_side(rules, successor_files, canonical, m, stored_side, codes); !s.ok())

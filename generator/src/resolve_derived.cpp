@@ -36,8 +36,9 @@ std::vector<Loaded> loaded_closure(const TableSource* loaded, const Material& ca
 
 }  // namespace
 
-SuccessorFiles::SuccessorFiles(const Rules& rules, std::filesystem::path dir, const Material& canonical, Metric metric)
-    : rules_(rules), dir_(std::move(dir)), canonical_(canonical), metric_(metric) {}
+SuccessorFiles::SuccessorFiles(const Rules& rules, std::filesystem::path dir, const Material& canonical, Metric metric,
+                               Env& env)
+    : rules_(rules), dir_(std::move(dir)), canonical_(canonical), metric_(metric), env_(&env) {}
 
 SuccessorFiles::~SuccessorFiles() = default;
 
@@ -45,7 +46,8 @@ Expected<const FileSuccessors*> SuccessorFiles::get(std::string_view purpose) {
   if (files_ || successors(canonical_).empty()) return static_cast<const FileSuccessors*>(files_.get());
   // As many readers as resolve_derived's default team (threads = 0).
   auto source =
-      FileSuccessors::open(rules_, dir_, successors(canonical_), metric_, std::uint64_t{16} << 20, omp_get_max_threads());
+      FileSuccessors::open(rules_, dir_, successors(canonical_), metric_, std::uint64_t{16} << 20, omp_get_max_threads(),
+                           nullptr, *env_);
   if (!source) return Error(canonical_.name() + ": " + std::string(purpose) + ": " + source.message());
   files_ = std::move(*source);
   return static_cast<const FileSuccessors*>(files_.get());

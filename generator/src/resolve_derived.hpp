@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "damka/env.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/solver.hpp"
@@ -27,7 +28,9 @@ class FileSuccessors;
 // the source returned is then thread-safe (FileSuccessors).
 class SuccessorFiles {
  public:
-  SuccessorFiles(const Rules& rules, std::filesystem::path dir, const Material& canonical, Metric metric);
+  // Files are read through `env`, which must outlive this object.
+  SuccessorFiles(const Rules& rules, std::filesystem::path dir, const Material& canonical, Metric metric,
+                 Env& env = default_env());
   ~SuccessorFiles();
   SuccessorFiles(const SuccessorFiles&) = delete;
   SuccessorFiles& operator=(const SuccessorFiles&) = delete;
@@ -43,6 +46,7 @@ class SuccessorFiles {
   std::filesystem::path dir_;
   Material canonical_;
   Metric metric_;
+  Env* env_;
   std::unique_ptr<FileSuccessors> files_;
 };
 

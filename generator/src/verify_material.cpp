@@ -21,6 +21,7 @@
 #include "damka/huge_pages.hpp"
 #include "damka/movegen.hpp"
 #include "damka/notation.hpp"
+#include "damka/open_table.hpp"
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
 #include "damka/table_file.hpp"
@@ -177,7 +178,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
   Env& env = env_or_default(opts.env);
   for (int f = 0; f < 3; ++f) {
     if (!own_present[f]) continue;
-    auto r = TableReader::open(table_path(root, rules, m, own_metrics[f]), FileAccess::Pread, env);
+    auto r = open_table(table_path(root, rules, m, own_metrics[f]), rules, m, own_metrics[f], FileAccess::Pread, env);
     if (!r) {
       out.status = r.error();
       return out;

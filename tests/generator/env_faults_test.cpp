@@ -84,5 +84,30 @@ TEST(GenerateEnv, AnOutputFolderThatCannotBeMadeIsAnIoError) {
   EXPECT_FALSE(fs::exists(dir));
 }
 
+// load_solved_table reads its own files and its successors' through the
+// Env it is given: reads failing with EIO are an I/O error naming a file;
+// through a healthy test Env it gives the tables of the default one.
+TEST(GenerateEnv, LoadSolvedTableReadsThroughItsEnv) {
+  const Rules& r = rules_of(Variant::Russian);
+  const fs::path dir = fs::temp_directory_path() / ("damka_load_env_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  ASSERT_TRUE(generate(r, test::options(dir, 3, 2)).ok());
+  const Material m = *Material::parse("2Kv1K");
+  auto plain = load_solved_table(r, dir, m);
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  testing::FaultEnv counting(testing::FaultPlan{});
+  auto through = load_solved_table(r, dir, m, nullptr, counting);
+  ASSERT_TRUE(through.ok()) << through.message();
+  EXPECT_TRUE(through->dtw == plain->dtw && through->dtc == plain->dtc);
+  testing::FaultPlan plan;
+  plan.read_errno = EIO;
+  testing::FaultEnv failing(plan);
+  auto bad = load_solved_table(r, dir, m, nullptr, failing);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.code(), ErrorCode::Io) << bad.message();
+  EXPECT_NE(bad.message().find(".wdl"), std::string::npos) << bad.message();
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace damka

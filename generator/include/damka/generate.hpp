@@ -165,8 +165,9 @@ std::filesystem::path rank_note_path(const Rules& rules, const std::filesystem::
 // Cost: reads the three files whole, plus one pass with one has_capture() per
 // slot and a search over each capture position's captures, on the OpenMP
 // default number of threads.  Thread-safe if `loaded` is not changed meanwhile.
+// Files are opened and read through `env` (env.hpp), which must outlive the call.
 Expected<SolvedTable> load_solved_table(const Rules& rules, const std::filesystem::path& dir, const Material& canonical,
-                                        const TableSource* loaded = nullptr);
+                                        const TableSource* loaded = nullptr, Env& env = default_env());
 
 // Whether the files of `metrics` of a material are present and valid for
 // these rules; the error says what is wrong.  Reads through `env`.
