@@ -45,7 +45,8 @@ void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const s
       nlohmann::json j = {{"material", r.material.name()}, {"positions", r.positions}, {"status", action_name(r.action)}};
       if (build)
         j["predicted"] = {{"peak_memory_bytes", r.predicted.peak_bytes}, {"disk_bytes", r.predicted.disk_bytes},
-                          {"temporary_disk_bytes", r.predicted.spill_bytes}, {"seconds", r.predicted.seconds}};
+                          {"temporary_disk_bytes", r.predicted.spill_bytes}, {"seconds", r.predicted.seconds},
+                          {"resident_bytes", r.resident_bytes}};
       if (build && opt.ranks > 1) {
         j["rank"] = r.rank == RankJob::kAllRanks ? Json("all") : Json(r.rank);
         j["predicted"]["start_seconds"] = r.predicted.start;

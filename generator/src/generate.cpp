@@ -20,6 +20,7 @@
 #include "damka/value_oracle.hpp"
 #include "file_successors.hpp"
 #include "generate_detail.hpp"
+#include "load_resident.hpp"
 #include "phase_clock.hpp"
 #include "damka/phase_notes.hpp"
 #include "resolve_derived.hpp"
@@ -65,7 +66,9 @@ ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Materi
   resident.make_room(i, need, share);
   ResidentStep step;
   step.keep = resident.keep(i, need, share);
-  const std::uint64_t held = resident.bytes() + (step.keep ? resident.bytes_of(i) : 0);
+  std::uint64_t held = resident.bytes() + (step.keep ? resident.bytes_of(i) : 0);
+  step.load = resident.to_load(i, share - std::min(share, held + need));
+  for (std::size_t j : step.load) held += resident.bytes_of(j);
   step.budget = budget - std::min(budget, held);
   step.held = held;
   return step;
@@ -73,7 +76,8 @@ ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Materi
 
 Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* split,
                    const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r,
-                   ResidentTables* resident, std::size_t index) {
+                   ResidentTables* resident, std::size_t index,
+                   const std::function<void(const std::string&)>& notice) {
   const Material m = r.material;
   const int threads = std::max(1, opt.threads);
   const double wall0 = engine_detail::wall_seconds(), cpu0 = engine_detail::process_cpu_seconds();
@@ -83,6 +87,15 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   if (resident != nullptr) step = resident_step(*resident, index, m, opt.metrics, threads, opt.memory_budget);
   r.resident_bytes = step.held;
   Env& env = env_or_default(opt.env);
+  for (std::size_t j : step.load) {  // present successors, read once into memory
+    const Material s = resident->material(j);
+    if (notice)
+      notice("loading " + s.name() + " (" + std::to_string(table_slots(s)) + " positions) into memory for " +
+             m.name() + " and the materials after it");
+    auto codes = load_resident(rules, opt.out, s, primary, resident, threads, env);
+    if (!codes) return Error(m.name() + ": " + codes.message(), codes.code());
+    resident->add(j, std::move(*codes));
+  }
   auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread, threads, resident, env);
   if (!succ) return Error(m.name() + ": cannot read a table it converts into: " + succ.message());
   const bool writes = split == nullptr || split->writer();
@@ -297,7 +310,8 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
           cb.progress(Progress{m, i + 1, order.size(), done, total, overall_done + done, overall_total,
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
       };
-      if (Status s = build_table(rules, opt, nullptr, progress, r, opt.keep_finished ? &resident : nullptr, i);
+      if (Status s = build_table(rules, opt, nullptr, progress, r, opt.keep_finished ? &resident : nullptr, i,
+                                 cb.notice);
           !s.ok())
         return s.error();
       overall_done += r.positions;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "damka/generate.hpp"
@@ -30,11 +31,14 @@ double speed_share(const Material& m, std::uint64_t positions);
 void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r);
 
 // What keeping finished tables in memory leaves for building order[i] (m):
-// resident.make_room() done, whether m is kept after its build, the bytes
-// the tables hold meanwhile (m's own codes included when kept) and the
-// budget left to the build.
+// resident.make_room() done, whether m is kept after its build, the present
+// materials to load into memory first (ResidentTables::to_load), the bytes
+// the tables hold meanwhile (m's own codes included when kept, the loaded
+// ones too) and the budget left to the build.  The caller loads them and
+// adds them to `resident` (a dry run adds their sizes).
 struct ResidentStep {
   bool keep = false;
+  std::vector<std::size_t> load;
   std::uint64_t held = 0;
   std::uint64_t budget = 0;
 };
@@ -45,10 +49,13 @@ ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Materi
 // and fills r; with a split, this process's share (only the writer writes
 // files).  Nothing half-written remains on failure.  With `resident`
 // (r.material is its order[index]), successors are read from the tables
-// it holds and r.material is kept there when resident_step says so.
+// it holds (present successors that resident_step says to load are read
+// into it first, each said to `notice`, which may be empty) and r.material
+// is kept there when resident_step says so.
 Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* split,
                    const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r,
-                   ResidentTables* resident = nullptr, std::size_t index = 0);
+                   ResidentTables* resident = nullptr, std::size_t index = 0,
+                   const std::function<void(const std::string&)>& notice = {});
 
 // generate() on several ranks (generate_ranks.cpp).
 // Tells `notice` about each rank note (rank_note_path) a killed job of

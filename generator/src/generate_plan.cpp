@@ -107,6 +107,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
       r.predicted.peak_bytes = step.held + mp.peak;
       r.resident_bytes = step.held;
       if (step.keep) resident->add(i, nullptr);
+      for (std::size_t j : step.load) resident->add(j, nullptr);
       r.predicted.spill_bytes = mp.spill_disk;
       const bool small = opt.compression == Compression::Small;
       int zstd_files = 0;

@@ -12,6 +12,7 @@ namespace damka {
 ResidentTables::ResidentTables(std::vector<Material> order, std::vector<bool> build)
     : order_(std::move(order)), build_(std::move(build)) {
   assert(order_.size() == build_.size());
+  for (std::size_t j = 0; j < order_.size(); ++j) at_[order_[j]] = j;
   for (std::size_t j = 0; j < order_.size(); ++j)
     if (build_[j])
       for (const Material& s : successors(order_[j])) last_use_[s] = j;
@@ -46,6 +47,36 @@ void ResidentTables::make_room(std::size_t i, std::uint64_t need, std::uint64_t 
 
 bool ResidentTables::keep(std::size_t i, std::uint64_t need, std::uint64_t budget) const {
   return build_[i] && needed_from(i + 1, order_[i]) && bytes_ + bytes_of(i) + need <= budget;
+}
+
+std::vector<std::size_t> ResidentTables::to_load(std::size_t i, std::uint64_t room) const {
+  std::vector<std::size_t> cand;
+  for (const Material& s : successors(order_[i])) {
+    const auto at = at_.find(s);
+    if (at == at_.end() || build_[at->second] || holds(s)) continue;
+    // The positions still to build that read it.
+    std::uint64_t users = 0;
+    for (std::size_t j = i; j < order_.size(); ++j)
+      if (build_[j]) {
+        const std::vector<Material> sj = successors(order_[j]);
+        if (std::find(sj.begin(), sj.end(), s) != sj.end()) users += table_slots(order_[j]);
+      }
+    if (table_slots(s) <= users) cand.push_back(at->second);
+  }
+  std::stable_sort(cand.begin(), cand.end(), [&](std::size_t a, std::size_t b) { return bytes_of(a) < bytes_of(b); });
+  std::vector<std::size_t> out;
+  for (std::size_t j : cand) {
+    if (bytes_of(j) > room) break;
+    room -= bytes_of(j);
+    out.push_back(j);
+  }
+  return out;
+}
+
+bool ResidentTables::holds(const Material& canonical) const {
+  for (const Table& t : tables_)
+    if (t.canonical == canonical) return true;
+  return false;
 }
 
 void ResidentTables::add(std::size_t i, Codes codes) {

@@ -86,6 +86,50 @@ TEST(Scale, TablesKeptInMemoryGiveTheSameBytes) {
   }
 }
 
+// Successors whose files an earlier run wrote (a resume, or -n 4 after
+// -n 3) are loaded into memory for the materials that convert into them
+// (resident_tables.hpp, load_resident.hpp): the same bytes as reading them
+// from their files, each load said, and the dry run predicts the same
+// residency.  With distance files of both sides, of one side (the side
+// left out found by the oracle's search) and WDL alone.
+TEST(Scale, PresentSuccessorsLoadedIntoMemoryGiveTheSameBytes) {
+  const Rules& r = rules_of(Variant::Russian);
+  for (int kind = 0; kind < 3; ++kind) {
+    SCOPED_TRACE(kind == 0 ? "both sides" : kind == 1 ? "one side" : "WDL alone");
+    TempDir a, b;
+    auto opts = [&](const fs::path& dir, int n) {
+      GenerateOptions o = options(dir, n, 2);
+      o.one_side = kind == 1;
+      if (kind == 2) o.metrics = MetricSet{false, false, false};
+      return o;
+    };
+    GenerateOptions from_files = opts(a.path, 4);
+    from_files.keep_finished = false;
+    ASSERT_TRUE(generate(r, from_files).ok());
+    ASSERT_TRUE(generate(r, opts(b.path, 3)).ok());
+    auto plan = plan_generation(r, opts(b.path, 4));
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    std::vector<std::string> notices;
+    GenerateCallbacks cb;
+    cb.notice = [&](const std::string& s) { notices.push_back(s); };
+    auto built = generate(r, opts(b.path, 4), cb);
+    ASSERT_TRUE(built.ok()) << built.message();
+    ASSERT_EQ(built->size(), plan->size());
+    int loads = 0;
+    for (const std::string& s : notices) loads += s.rfind("loading ", 0) == 0;
+    // Every 4-piece material converts into some 3-piece one, loaded once.
+    EXPECT_GE(loads, 3);
+    std::uint64_t most = 0;
+    for (std::size_t i = 0; i < built->size(); ++i) {
+      const TableReport& t = (*built)[i];
+      EXPECT_EQ(t.resident_bytes, (*plan)[i].resident_bytes) << t.material.name();
+      if (t.material.pieces() == 4 && t.action == TableReport::Action::Built) most = std::max(most, t.resident_bytes);
+    }
+    EXPECT_GE(most, 2 * table_slots(*Material::parse("2Kv1K")));
+    EXPECT_EQ(expect_same_files(r, a.path, b.path), (kind == 2 ? 1 : 3) * static_cast<int>(build_order(4).size()));
+  }
+}
+
 // Also with one-side distance files (generate --one-side, FORMAT.md 3.5).
 TEST(Scale, LevelsInATemporaryFileGiveTheSameBytes) {
   for (const bool one_side : {false, true}) {

@@ -106,8 +106,9 @@ struct TableReport {
   std::uint64_t bytes[3] = {0, 0, 0};  // file sizes: WDL, DTW, DTC
   Prediction predicted;                // dry run: for tables to build
   bool spilled = false;                // built with its finished levels in a temporary file
-  // Finished tables (of this run) kept in memory while it was built, its own
-  // codes included when it was kept for later materials; the dry run
+  // Finished tables kept in memory while it was built (this run's, and
+  // present ones loaded from their files for it: resident_tables.hpp), its
+  // own codes included when it was kept for later materials; the dry run
   // predicts the same and counts it in predicted.peak_bytes.
   std::uint64_t resident_bytes = 0;
   int rank = 0;                        // several ranks: who builds it (RankJob::kAllRanks: split among all)

@@ -1,0 +1,62 @@
+// load_resident: see load_resident.hpp.
+#include "load_resident.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+#include "damka/slots.hpp"
+#include "file_successors.hpp"
+
+namespace damka {
+
+Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::filesystem::path& dir,
+                                              const Material& canonical, Metric metric,
+                                              const ResidentTables* resident, int threads, Env& env) {
+  threads = std::max(1, threads);
+  auto source = FileSuccessors::open(rules, dir, {canonical}, metric, std::uint64_t{16} << 20, threads, resident, env);
+  if (!source) return Error(canonical.name() + ": cannot load it into memory: " + source.message());
+  const MaterialIndex index(canonical);
+  const std::uint64_t n = table_slots(index);
+  auto codes = std::make_shared<BigVector<std::uint16_t>>(n);
+  // Slots in runs that follow the files' blocks: each thread reads its
+  // blocks once from its cache.
+  constexpr std::uint64_t kRun = std::uint64_t{1} << 16;
+  const auto runs = static_cast<std::int64_t>((n + kRun - 1) / kRun);
+  std::string error;
+  std::atomic<bool> failed{false};
+#pragma omp parallel num_threads(threads)
+  {
+    std::unique_ptr<SuccessorReader> reader;
+    try {  // an exception must not leave a parallel region
+      reader = (*source)->reader();
+    } catch (const std::exception& e) {
+#pragma omp critical(damka_load_resident)
+      if (!failed.exchange(true)) error = e.what();
+    }
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t r = 0; r < runs; ++r) {
+      if (failed.load(std::memory_order_relaxed) || !reader) continue;
+      const std::uint64_t first = static_cast<std::uint64_t>(r) * kRun, last = std::min(n, first + kRun);
+      std::string why;
+      try {
+        for (std::uint64_t slot = first; slot < last && why.empty(); ++slot) {
+          (*codes)[slot] = reader->code(position_at(index, slot));
+          if (!reader->error().empty()) why = reader->error();
+        }
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+      if (!why.empty()) {
+#pragma omp critical(damka_load_resident)
+        if (!failed.exchange(true)) error = why;
+      }
+    }
+  }
+  if (failed) return Error(canonical.name() + ": cannot load it into memory: " + error);
+  return ResidentTables::Codes(std::move(codes));
+}
+
+}  // namespace damka

@@ -1,0 +1,32 @@
+// Private to generate(): a material whose files are present, loaded into
+// memory as ResidentTables holds a table (resident_tables.hpp), for the
+// materials this run builds that convert into it.
+#pragma once
+
+#include <filesystem>
+
+#include "damka/env.hpp"
+#include "damka/expected.hpp"
+#include "damka/material.hpp"
+#include "damka/rules.hpp"
+#include "damka/value.hpp"
+#include "resident_tables.hpp"
+
+namespace damka {
+
+// The true `metric` code of every slot of `canonical` (the generator's
+// primary metric: DTW, or WDL for a WDL-only run), as FileSuccessors reads
+// it: the stored entry (a distance file's draws from the WDL file), or the
+// value oracle's search for a capture position and for the side a one-side
+// file leaves out.  Those searches read the successors `resident` holds
+// from memory (may be null) and the others from their files under `dir`,
+// through `env`.  Fails naming the first file that is missing, damaged or
+// unreadable.  Cost: a position_at() and a lookup per slot and a search per
+// capture position, on `threads` OpenMP threads (the codes do not depend
+// on them); memory: the codes (2 bytes a slot) and 16 MiB of block cache a
+// thread.
+Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::filesystem::path& dir,
+                                              const Material& canonical, Metric metric,
+                                              const ResidentTables* resident, int threads, Env& env);
+
+}  // namespace damka
