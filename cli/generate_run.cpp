@@ -35,9 +35,14 @@ int run_generate(const GenerateCommandOptions& o, GenerateSetup& s, const Report
   if (s.speaks) cb.progress = [&](const Progress& p) {
     char pct[16];
     std::snprintf(pct, sizeof pct, "%.0f%%", p.total ? 100.0 * double(p.done) / double(p.total) : 100.0);
+    std::string detail = "table " + std::to_string(p.table_number) + "/" + std::to_string(p.tables_total) + " " +
+                         p.material.name() + " " + pct;
+    if (p.load_total > 0) {
+      std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * double(p.load_done) / double(p.load_total));
+      detail += ", loading " + p.loading.name() + " " + pct;
+    }
     bar.update_run(static_cast<double>(p.overall_done), static_cast<double>(p.overall_total), p.elapsed, "positions",
-                   "table " + std::to_string(p.table_number) + "/" + std::to_string(p.tables_total) + " " +
-                       p.material.name() + " " + pct);
+                   detail);
   };
   BuildPrinter printer(o, s);
   printer.header();

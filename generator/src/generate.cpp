@@ -76,8 +76,7 @@ ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Materi
 
 Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* split,
                    const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r,
-                   ResidentTables* resident, std::size_t index,
-                   const std::function<void(const std::string&)>& notice) {
+                   ResidentTables* resident, std::size_t index, const LoadTalk& talk) {
   const Material m = r.material;
   const int threads = std::max(1, opt.threads);
   const double wall0 = engine_detail::wall_seconds(), cpu0 = engine_detail::process_cpu_seconds();
@@ -89,10 +88,12 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   Env& env = env_or_default(opt.env);
   for (std::size_t j : step.load) {  // present successors, read once into memory
     const Material s = resident->material(j);
-    if (notice)
-      notice("loading " + s.name() + " (" + std::to_string(table_slots(s)) + " positions) into memory for " +
-             m.name() + " and the materials after it");
-    auto codes = load_resident(rules, opt.out, s, primary, resident, threads, env);
+    if (talk.notice)
+      talk.notice("loading " + s.name() + " (" + std::to_string(table_slots(s)) + " positions) into memory for " +
+                  m.name() + " and the materials after it");
+    std::function<void(std::uint64_t, std::uint64_t)> loading;
+    if (talk.loading) loading = [&](std::uint64_t done, std::uint64_t total) { talk.loading(s, done, total); };
+    auto codes = load_resident(rules, opt.out, s, primary, resident, threads, env, loading);
     if (!codes) return Error(m.name() + ": " + codes.message(), codes.code());
     resident->add(j, std::move(*codes));
   }
@@ -310,8 +311,18 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
           cb.progress(Progress{m, i + 1, order.size(), done, total, overall_done + done, overall_total,
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
       };
-      if (Status s = build_table(rules, opt, nullptr, progress, r, opt.keep_finished ? &resident : nullptr, i,
-                                 cb.notice);
+      LoadTalk talk;
+      talk.notice = cb.notice;
+      if (cb.progress)
+        talk.loading = [&](const Material& s, std::uint64_t done, std::uint64_t total) {
+          Progress p{m, i + 1, order.size(), 0, r.positions, overall_done, overall_total,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+          p.loading = s;
+          p.load_done = done;
+          p.load_total = total;
+          cb.progress(p);
+        };
+      if (Status s = build_table(rules, opt, nullptr, progress, r, opt.keep_finished ? &resident : nullptr, i, talk);
           !s.ok())
         return s.error();
       overall_done += r.positions;

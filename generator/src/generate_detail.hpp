@@ -50,12 +50,15 @@ ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Materi
 // files).  Nothing half-written remains on failure.  With `resident`
 // (r.material is its order[index]), successors are read from the tables
 // it holds (present successors that resident_step says to load are read
-// into it first, each said to `notice`, which may be empty) and r.material
-// is kept there when resident_step says so.
+// into it first, each said to talk.notice, their progress to talk.loading)
+// and r.material is kept there when resident_step says so.
+struct LoadTalk {
+  std::function<void(const std::string&)> notice;                                 // may be empty
+  std::function<void(const Material&, std::uint64_t, std::uint64_t)> loading;  // done, total; may be empty
+};
 Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* split,
                    const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r,
-                   ResidentTables* resident = nullptr, std::size_t index = 0,
-                   const std::function<void(const std::string&)>& notice = {});
+                   ResidentTables* resident = nullptr, std::size_t index = 0, const LoadTalk& talk = {});
 
 // generate() on several ranks (generate_ranks.cpp).
 // Tells `notice` about each rank note (rank_note_path) a killed job of

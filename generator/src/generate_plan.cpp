@@ -37,6 +37,11 @@ double positions_per_byte(Metric metric, int pieces) {
 // machine: 23.5 s more user time over 3.1e8 DTW + DTC positions).
 constexpr double kSmallSizeShare = 0.89;
 constexpr double kSmallSecondsPerPosition = 0.08e-6;
+// Loading a present table into memory (load_resident.hpp): CPU seconds per
+// position (Russian -m 3Kv1K2M with its successors present: 7.4 CPU-s for
+// the 26.8M positions of the three it loaded; a capture search for each
+// position that must capture).
+constexpr double kLoadSecondsPerPosition = 0.28e-6;
 
 }  // namespace
 
@@ -107,7 +112,11 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
       r.predicted.peak_bytes = step.held + mp.peak;
       r.resident_bytes = step.held;
       if (step.keep) resident->add(i, nullptr);
-      for (std::size_t j : step.load) resident->add(j, nullptr);
+      double load_seconds = 0;
+      for (std::size_t j : step.load) {
+        resident->add(j, nullptr);
+        load_seconds += static_cast<double>(table_slots(order[j])) * kLoadSecondsPerPosition / threads;
+      }
       r.predicted.spill_bytes = mp.spill_disk;
       const bool small = opt.compression == Compression::Small;
       int zstd_files = 0;
@@ -122,7 +131,8 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
       // shares (phase_profile.hpp): this folder's earlier builds of this
       // kind of material when it has some, else the built-in shares.
       const double one_thread = static_cast<double>(r.positions) / (rate * speed_share(m, r.positions));
-      r.predicted.seconds = predicted_seconds(scaling[static_cast<int>(build_kind(m))], one_thread, threads);
+      r.predicted.seconds =
+          predicted_seconds(scaling[static_cast<int>(build_kind(m))], one_thread, threads) + load_seconds;
       if (small)
         r.predicted.seconds +=
             static_cast<double>(r.positions) * zstd_files * kSmallSecondsPerPosition / threads;

@@ -14,7 +14,8 @@ namespace damka {
 
 Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::filesystem::path& dir,
                                               const Material& canonical, Metric metric,
-                                              const ResidentTables* resident, int threads, Env& env) {
+                                              const ResidentTables* resident, int threads, Env& env,
+                                              const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
   threads = std::max(1, threads);
   auto source = FileSuccessors::open(rules, dir, {canonical}, metric, std::uint64_t{16} << 20, threads, resident, env);
   if (!source) return Error(canonical.name() + ": cannot load it into memory: " + source.message());
@@ -27,6 +28,8 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
   const auto runs = static_cast<std::int64_t>((n + kRun - 1) / kRun);
   std::string error;
   std::atomic<bool> failed{false};
+  std::atomic<std::uint64_t> done{0};
+  if (progress) progress(0, n);
 #pragma omp parallel num_threads(threads)
   {
     std::unique_ptr<SuccessorReader> reader;
@@ -53,9 +56,12 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
 #pragma omp critical(damka_load_resident)
         if (!failed.exchange(true)) error = why;
       }
+      const std::uint64_t now = done.fetch_add(last - first) + (last - first);
+      if (progress && omp_get_thread_num() == 0) progress(now, n);  // the calling thread's
     }
   }
   if (failed) return Error(canonical.name() + ": cannot load it into memory: " + error);
+  if (progress) progress(n, n);
   return ResidentTables::Codes(std::move(codes));
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 
 #include "damka/env.hpp"
 #include "damka/expected.hpp"
@@ -24,9 +25,11 @@ namespace damka {
 // unreadable.  Cost: a position_at() and a lookup per slot and a search per
 // capture position, on `threads` OpenMP threads (the codes do not depend
 // on them); memory: the codes (2 bytes a slot) and 16 MiB of block cache a
-// thread.
+// thread.  `progress(done, total)` (positions; may be empty) is called on
+// the calling thread now and then.
 Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::filesystem::path& dir,
                                               const Material& canonical, Metric metric,
-                                              const ResidentTables* resident, int threads, Env& env);
+                                              const ResidentTables* resident, int threads, Env& env,
+                                              const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
 
 }  // namespace damka

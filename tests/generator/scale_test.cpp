@@ -112,13 +112,24 @@ TEST(Scale, PresentSuccessorsLoadedIntoMemoryGiveTheSameBytes) {
     std::vector<std::string> notices;
     GenerateCallbacks cb;
     cb.notice = [&](const std::string& s) { notices.push_back(s); };
+    int load_reports = 0, loads_finished = 0;
+    cb.progress = [&](const Progress& p) {
+      if (p.load_total == 0) return;
+      ++load_reports;
+      EXPECT_EQ(p.load_total, table_slots(p.loading));
+      EXPECT_LE(p.load_done, p.load_total);
+      loads_finished += p.load_done == p.load_total;
+    };
     auto built = generate(r, opts(b.path, 4), cb);
     ASSERT_TRUE(built.ok()) << built.message();
     ASSERT_EQ(built->size(), plan->size());
     int loads = 0;
     for (const std::string& s : notices) loads += s.rfind("loading ", 0) == 0;
-    // Every 4-piece material converts into some 3-piece one, loaded once.
+    // Every 4-piece material converts into some 3-piece one, loaded once,
+    // its progress told.
     EXPECT_GE(loads, 3);
+    EXPECT_GE(load_reports, 2 * loads);
+    EXPECT_GE(loads_finished, 1);
     std::uint64_t most = 0;
     for (std::size_t i = 0; i < built->size(); ++i) {
       const TableReport& t = (*built)[i];

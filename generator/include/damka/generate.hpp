@@ -125,6 +125,10 @@ struct Progress {
   std::uint64_t done = 0, total = 0;                  // positions of this table
   std::uint64_t overall_done = 0, overall_total = 0;  // positions of every table this run builds
   double elapsed = 0;                                 // seconds since the run started
+  // Before the table's build: a material whose files were present, being
+  // loaded into memory for it (resident_tables.hpp); load_total 0 otherwise.
+  Material loading;
+  std::uint64_t load_done = 0, load_total = 0;  // positions of `loading`
 };
 
 struct GenerateCallbacks {
