@@ -66,7 +66,7 @@ class CaptureSearch {
     cur_.from = static_cast<std::uint8_t>(from);
     cur_.num_steps = 0;
     cur_.victim_order = 0;
-    search(from, king, 0);
+    search(from, king, 0, jump_dirs(from, king, 0));
   }
 
   // Whether the piece on `from` (of the side to move) has a capture.
@@ -106,6 +106,15 @@ class CaptureSearch {
     return false;
   }
 
+  // The directions (bit d) in which the piece on s has a jump.
+  unsigned jump_dirs(int s, bool king, Bitboard taken) const {
+    unsigned dirs = 0;
+    int v, l;
+    for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs())
+      if (jump(s, d, king, taken, v, l)) dirs |= 1u << d;
+    return dirs;
+  }
+
   void record(int s, bool king, Bitboard taken) {
     Move m = cur_;
     m.to = static_cast<std::uint8_t>(s);
@@ -124,55 +133,59 @@ class CaptureSearch {
     cur_.victim_order &= ~(std::uint64_t{31} << (5 * cur_.num_steps));
   }
 
-  void search(int s, bool king, Bitboard taken) {
-    bool any = false;
+  // Continues a capture from s, where the piece has jumps in `dirs`
+  // (jump_dirs(s, king, taken)); records it where there are none.
+  void search(int s, bool king, Bitboard taken, unsigned dirs) {
+    if (dirs == 0) {
+      if (taken) record(s, king, taken);
+      return;
+    }
     for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs()) {
       int victim, land;
-      if (!jump(s, d, king, taken, victim, land)) continue;
-      any = true;
+      if (!(dirs & (1u << d))) continue;
+      [[maybe_unused]] const bool jumps = jump(s, d, king, taken, victim, land);
+      assert(jumps);
       const Bitboard next = taken | bit(victim);
       if (!king) {
         push(land, victim);
         if (promotion_row(me_) & bit(land)) {
           switch (r_.capture_promotion) {
-            case CapturePromotion::ContinueAsKing: search(land, true, next); break;
-            case CapturePromotion::ContinueAsManElsePromote: search(land, false, next); break;
+            case CapturePromotion::ContinueAsKing: search(land, true, next, jump_dirs(land, true, next)); break;
+            case CapturePromotion::ContinueAsManElsePromote:
+              search(land, false, next, jump_dirs(land, false, next));
+              break;
             case CapturePromotion::PromoteAndStop: record(land, true, next); break;
           }
         } else {
-          search(land, false, next);
+          search(land, false, next, jump_dirs(land, false, next));
         }
         pop();
       } else if (r_.king_range == KingRange::Short || r_.king_landing == KingLanding::RightBehind) {
         push(land, victim);
-        search(land, true, next);
+        search(land, true, next, jump_dirs(land, true, next));
         pop();
       } else {
-        // Flying king, any empty square beyond the victim.
+        // Flying king, any empty square beyond the victim.  Each landing's
+        // jumps are found once: whether it continues, and where.
         const Bitboard occ = occupancy(next);
         int lands[8];
+        unsigned further[8];
         int n = 0;
-        for (int l = land; l >= 0 && !(occ & bit(l)); l = step(l, d)) lands[n++] = l;
-        bool continuing[8] = {};
         bool some_continue = false;
-        if (r_.king_must_land_to_continue) {
-          for (int i = 0; i < n; ++i) some_continue |= continuing[i] = can_capture(lands[i], true, next);
+        for (int l = land; l >= 0 && !(occ & bit(l)); l = step(l, d)) {
+          lands[n] = l;
+          further[n] = jump_dirs(l, true, next);
+          some_continue |= further[n] != 0;
+          ++n;
         }
         for (int i = 0; i < n; ++i) {
-          if (some_continue && !continuing[i]) continue;
+          if (r_.king_must_land_to_continue && some_continue && further[i] == 0) continue;
           push(lands[i], victim);
-          // A landing already known to have no further jump ends the
-          // capture there (what search() would find after testing every
-          // direction again).
-          if (r_.king_must_land_to_continue && !continuing[i])
-            record(lands[i], true, next);
-          else
-            search(lands[i], true, next);
+          search(lands[i], true, next, further[i]);
           pop();
         }
       }
     }
-    if (!any && taken) record(s, king, taken);
   }
 
   const Rules& r_;
