@@ -361,7 +361,9 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
   const PassList passes = opt.limited ? PassList(*opt.limited) : PassList(opt.metrics);
   const int P = passes.size();
   const MemoryPlan plan = plan_memory(m, opt.metrics, threads, successors.reader_bytes(), opt.memory_budget);
-  auto fail = [&](const std::string& why) { return Status(Error(m.name() + ": " + why)); };
+  auto fail = [&](const std::string& why, ErrorCode code = ErrorCode::Other) {
+    return Status(Error(m.name() + ": " + why, code));
+  };
   if (plan.minimum > opt.memory_budget)
     return fail("needs " + format_bytes(plan.minimum) + " of memory with " + std::to_string(threads) +
                 " threads, limit " + format_bytes(opt.memory_budget) + " (raise --memory or use fewer threads)");
@@ -390,6 +392,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     LevelArrays next, cur;
     std::uint64_t done = 0, split_done = 0;
     std::string error;
+    ErrorCode error_code = ErrorCode::Other;  // a successor read's
     for (std::size_t pi = L.levels.size(); pi-- > 0;) {
       const int p = static_cast<int>(pi);
       if (L.levels[p].empty()) continue;
@@ -464,7 +467,10 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       }
       level_clock.stop();
       for (const auto& r : readers)
-        if (error.empty() && !r->error().empty()) error = r->error();
+        if (error.empty() && !r->error().empty()) {
+          error = r->error();
+          error_code = r->error_code();
+        }
       if (opt.split) {  // the other processes solved the other units
         const bool failed = !error.empty() || solver.inconsistent();
         Status s = opt.split->agree(failed);
@@ -477,7 +483,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       if (error == kWorkerOutOfMemory)
         error += " (planned peak " + format_bytes(plan.peak) + ", limit " + format_bytes(opt.memory_budget) +
                  "; lower --memory or free memory)";
-      if (!error.empty()) return fail(error);
+      if (!error.empty()) return fail(error, error_code);
       if (solver.inconsistent()) return fail("a won or lost position never reached the end of its count (inconsistent tables)");
       if (writes && next.p >= 0) {
         PhaseClock clock(stats.profile, Phase::Flush);

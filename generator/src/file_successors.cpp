@@ -114,7 +114,10 @@ class FileReader : public SuccessorReader {
     const Status s = file.read_code(slot, &code);
     read_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
     if (!s.ok()) {
-      if (error_.empty()) error_ = s.message();
+      if (error_.empty()) {
+        error_ = s.message();
+        error_code_ = s.code();
+      }
       return Read::Failed;
     }
     return Read::Ok;

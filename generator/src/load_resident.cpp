@@ -18,7 +18,7 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
                                               const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
   threads = std::max(1, threads);
   auto source = FileSuccessors::open(rules, dir, {canonical}, metric, std::uint64_t{16} << 20, threads, resident, env);
-  if (!source) return Error(canonical.name() + ": cannot load it into memory: " + source.message());
+  if (!source) return Error(canonical.name() + ": cannot load it into memory: " + source.message(), source.code());
   const MaterialIndex index(canonical);
   const std::uint64_t n = table_slots(index);
   auto codes = std::make_shared<BigVector<std::uint16_t>>(n);
@@ -27,6 +27,7 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
   constexpr std::uint64_t kRun = std::uint64_t{1} << 16;
   const auto runs = static_cast<std::int64_t>((n + kRun - 1) / kRun);
   std::string error;
+  ErrorCode code = ErrorCode::Other;
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> done{0};
   if (progress) progress(0, n);
@@ -44,23 +45,30 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
       if (failed.load(std::memory_order_relaxed) || !reader) continue;
       const std::uint64_t first = static_cast<std::uint64_t>(r) * kRun, last = std::min(n, first + kRun);
       std::string why;
+      ErrorCode why_code = ErrorCode::Other;
       try {
         for (std::uint64_t slot = first; slot < last && why.empty(); ++slot) {
           (*codes)[slot] = reader->code(position_at(index, slot));
-          if (!reader->error().empty()) why = reader->error();
+          if (!reader->error().empty()) {
+            why = reader->error();
+            why_code = reader->error_code();
+          }
         }
       } catch (const std::exception& e) {
         why = e.what();
       }
       if (!why.empty()) {
 #pragma omp critical(damka_load_resident)
-        if (!failed.exchange(true)) error = why;
+        if (!failed.exchange(true)) {
+          error = why;
+          code = why_code;
+        }
       }
       const std::uint64_t now = done.fetch_add(last - first) + (last - first);
       if (progress && omp_get_thread_num() == 0) progress(now, n);  // the calling thread's
     }
   }
-  if (failed) return Error(canonical.name() + ": cannot load it into memory: " + error);
+  if (failed) return Error(canonical.name() + ": cannot load it into memory: " + error, code);
   if (progress) progress(n, n);
   return ResidentTables::Codes(std::move(codes));
 }

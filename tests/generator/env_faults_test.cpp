@@ -84,6 +84,41 @@ TEST(GenerateEnv, AnOutputFolderThatCannotBeMadeIsAnIoError) {
   EXPECT_FALSE(fs::exists(dir));
 }
 
+// A present table loaded into memory for the materials that convert into
+// it (resident_tables.hpp) is read through the run's Env: a read failing
+// with EIO there is an I/O error naming the file, no table of the material
+// being built is left behind, and the same command then builds the rest.
+TEST(GenerateEnv, AReadErrorWhileLoadingAPresentTableIsAnIoErrorNamingTheFile) {
+  const Rules& r = rules_of(Variant::Russian);
+  const fs::path dir = fs::temp_directory_path() / ("damka_generate_load_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  ASSERT_TRUE(generate(r, test::options(dir, 3, 2)).ok());
+  testing::FaultEnv env{testing::FaultPlan{}};
+  GenerateOptions o = test::options(dir, 4, 2);
+  o.env = &env;
+  GenerateCallbacks cb;
+  std::string loading;
+  cb.notice = [&](const std::string& s) {
+    if (s.rfind("loading ", 0) != 0 || !loading.empty()) return;
+    loading = s;
+    testing::FaultPlan eio;
+    eio.read_errno = EIO;
+    env.set_plan(eio);  // the building thread, no other thread reading
+  };
+  auto built = generate(r, o, cb);
+  ASSERT_FALSE(loading.empty());
+  ASSERT_FALSE(built.ok());
+  EXPECT_EQ(built.code(), ErrorCode::Io) << built.message();
+  EXPECT_NE(built.message().find("cannot load it into memory"), std::string::npos) << built.message();
+  EXPECT_NE(built.message().find(table_dir(dir, r).string()), std::string::npos) << built.message();
+  for (const auto& e : fs::directory_iterator(table_dir(dir, r)))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  env.set_plan(testing::FaultPlan{});
+  auto again = generate(r, o);
+  ASSERT_TRUE(again.ok()) << again.message();
+  fs::remove_all(dir);
+}
+
 // load_solved_table reads its own files and its successors' through the
 // Env it is given: reads failing with EIO are an I/O error naming a file;
 // through a healthy test Env it gives the tables of the default one.

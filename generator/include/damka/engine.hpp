@@ -77,12 +77,15 @@ class SuccessorReader {
   // first error (error() non-empty).
   virtual std::uint16_t code(const Position& q) = 0;
   const std::string& error() const { return error_; }
+  // The first error's code (ErrorCode::Io for a read that failed).
+  ErrorCode error_code() const { return error_code_; }
   // Seconds this reader spent reading and decoding files (0 for tables in
   // memory): the phase profile's reads.
   double read_seconds() const { return read_seconds_; }
 
  protected:
   std::string error_;
+  ErrorCode error_code_ = ErrorCode::Other;
   double read_seconds_ = 0;
 };
 
