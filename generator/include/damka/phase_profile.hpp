@@ -29,7 +29,7 @@ enum class Phase : int {
   Team,   // levels solved unit by unit by a team (kings-only materials)
   Flush,  // finished levels counted and moved to the store (or spilled to disk)
   Write,  // the store streamed to the table files: encoding, compression, writes
-  Other,  // the rest of a material: opening successors, setting up, files' checks
+  Other,  // the rest of a material: opening successors, loading present ones into memory, setting up
 };
 inline constexpr int kPhases = 5;
 std::string_view phase_name(Phase p);  // "units", "team", "flush", "write", "other"
