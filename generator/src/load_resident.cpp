@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <new>
 #include <string>
 
 #include "damka/slots.hpp"
@@ -21,7 +22,14 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
   if (!source) return Error(canonical.name() + ": cannot load it into memory: " + source.message(), source.code());
   const MaterialIndex index(canonical);
   const std::uint64_t n = table_slots(index);
-  auto codes = std::make_shared<BigVector<std::uint16_t>>(n);
+  std::shared_ptr<BigVector<std::uint16_t>> codes;
+  try {
+    codes = std::make_shared<BigVector<std::uint16_t>>(n);
+  } catch (const std::bad_alloc&) {
+    return Error(canonical.name() + ": cannot load it into memory: out of memory for its " + std::to_string(n) +
+                     " positions (lower --memory or free memory)",
+                 ErrorCode::Io);
+  }
   // Slots in runs that follow the files' blocks: each thread reads its
   // blocks once from its cache.
   constexpr std::uint64_t kRun = std::uint64_t{1} << 16;
