@@ -306,17 +306,26 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
     if (present[i]) {
       fill_present(rules, opt, r);
     } else {
+      const auto at = [&](std::uint64_t done, std::uint64_t total) {
+        Progress p;
+        p.material = m;
+        p.table_number = i + 1;
+        p.tables_total = order.size();
+        p.done = done;
+        p.total = total;
+        p.overall_done = overall_done + done;
+        p.overall_total = overall_total;
+        p.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return p;
+      };
       const auto progress = [&](std::uint64_t done, std::uint64_t total) {
-        if (cb.progress)
-          cb.progress(Progress{m, i + 1, order.size(), done, total, overall_done + done, overall_total,
-                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+        if (cb.progress) cb.progress(at(done, total));
       };
       LoadTalk talk;
       talk.notice = cb.notice;
       if (cb.progress)
         talk.loading = [&](const Material& s, std::uint64_t done, std::uint64_t total) {
-          Progress p{m, i + 1, order.size(), 0, r.positions, overall_done, overall_total,
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+          Progress p = at(0, r.positions);
           p.loading = s;
           p.load_done = done;
           p.load_total = total;

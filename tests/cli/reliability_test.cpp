@@ -92,7 +92,7 @@ fs::path Reliability::tables_;
 
 TEST_F(Reliability, ArgumentErrorsExit2) {
   const std::string out = " -o " + q(dir_);
-  for (const std::string args : {std::string(""), "generate -n 0" + out, std::string("perft -d 0"),
+  for (const std::string& args : {std::string(""), "generate -n 0" + out, std::string("perft -d 0"),
                                  "generate -n 2 --memory ''" + out, "generate -n 2 --split-above -1" + out,
                                  "verify --memory '' " + q(tables_), std::string("probe --no-such-flag W:WKa1:BKh8")}) {
     const Outcome r = damka(args);

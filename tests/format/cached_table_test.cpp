@@ -99,7 +99,9 @@ TEST(CachedTable, CodesAreTheFilesWhateverTheCacheAndThreads) {
       EXPECT_EQ(wrong.load(), 0u);
       const TableCache::Stats st = cache.stats();
       EXPECT_GT(st.reads, 0u);
-      if (capacity == (std::size_t{64} << 20)) EXPECT_GT(st.hits, st.misses);
+      if (capacity == (std::size_t{64} << 20)) {
+        EXPECT_GT(st.hits, st.misses);
+      }
       EXPECT_LE(st.bytes, capacity + capacity / 4 + (std::size_t{1} << 16));
     }
   }

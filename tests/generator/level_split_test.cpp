@@ -232,11 +232,16 @@ TEST(RankPlan, EveryMaterialOnceAfterWhatItNeeds) {
         EXPECT_TRUE(seen.insert(job.index).second);
         const Material& m = order[job.index];
         EXPECT_TRUE(job.rank == RankJob::kAllRanks || (job.rank >= 0 && job.rank < ranks));
-        if (ranks == 1 || m.men() == 0) EXPECT_NE(job.rank, RankJob::kAllRanks) << m.name();
-        if (above && ranks > 1 && m.men() > 0)
+        if (ranks == 1 || m.men() == 0) {
+          EXPECT_NE(job.rank, RankJob::kAllRanks) << m.name();
+        }
+        if (above && ranks > 1 && m.men() > 0) {
           EXPECT_EQ(job.rank == RankJob::kAllRanks, table_slots(m) >= *above) << m.name();
+        }
         for (std::size_t d : needed_indexes(order, job.index))
-          if (build[d]) EXPECT_LE(finish[d], job.start) << m.name() << " starts before " << order[d].name();
+          if (build[d]) {
+            EXPECT_LE(finish[d], job.start) << m.name() << " starts before " << order[d].name();
+          }
         finish[job.index] = job.finish;
         EXPECT_LE(job.finish, plan.finish);
       }
