@@ -47,6 +47,20 @@ std::vector<Material> targets(const GenerateOptions& opt) {
 
 
 
+Progress table_progress(const Material& m, std::size_t number, std::size_t tables, std::uint64_t done,
+                        std::uint64_t total, std::uint64_t overall_done, std::uint64_t overall_total, double elapsed) {
+  Progress p;
+  p.material = m;
+  p.table_number = number;
+  p.tables_total = tables;
+  p.done = done;
+  p.total = total;
+  p.overall_done = overall_done;
+  p.overall_total = overall_total;
+  p.elapsed = elapsed;
+  return p;
+}
+
 void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r) {
   r.action = TableReport::Action::Skipped;
   const std::vector<Metric> fm = file_metrics(opt.metrics);
@@ -307,16 +321,8 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
       fill_present(rules, opt, r);
     } else {
       const auto at = [&](std::uint64_t done, std::uint64_t total) {
-        Progress p;
-        p.material = m;
-        p.table_number = i + 1;
-        p.tables_total = order.size();
-        p.done = done;
-        p.total = total;
-        p.overall_done = overall_done + done;
-        p.overall_total = overall_total;
-        p.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return p;
+        return table_progress(m, i + 1, order.size(), done, total, overall_done + done, overall_total,
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       };
       const auto progress = [&](std::uint64_t done, std::uint64_t total) {
         if (cb.progress) cb.progress(at(done, total));

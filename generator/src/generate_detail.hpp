@@ -27,6 +27,11 @@ double calibrate(const Rules& rules, int threads);
 // How fast building material m from files runs, as a share of calibrate()'s rate.
 double speed_share(const Material& m, std::uint64_t positions);
 
+// The progress of table `number` (from 1) of `tables`: `done` of its `total`
+// positions, and the run's (or this rank's) overall figures.
+Progress table_progress(const Material& m, std::size_t number, std::size_t tables, std::uint64_t done,
+                        std::uint64_t total, std::uint64_t overall_done, std::uint64_t overall_total, double elapsed);
+
 // r for a material whose files are present: Skipped, with its file sizes.
 void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r);
 

@@ -207,18 +207,9 @@ Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const G
     const auto t0 = std::chrono::steady_clock::now();
     const auto progress = [&](std::uint64_t d, std::uint64_t total) {
       if (opt.job_progress_hook) opt.job_progress_hook(me, job_number);
-      if (cb.progress) {
-        Progress p;
-        p.material = m;
-        p.table_number = i + 1;
-        p.tables_total = order.size();
-        p.done = d;
-        p.total = total;
-        p.overall_done = mine_done + d;
-        p.overall_total = mine_total;
-        p.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        cb.progress(p);
-      }
+      if (cb.progress)
+        cb.progress(table_progress(m, i + 1, order.size(), d, total, mine_done + d, mine_total,
+                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     };
     if (Status s = build_table(rules, opt, split_job ? &split : nullptr, progress, r); !s.ok()) {
       const std::string why = s.message();
