@@ -60,8 +60,14 @@ void VerifyPrinter::table_done(const VerifyReport& t) {
                   (dep ? t.error.substr(prefix.size()) : t.error).c_str());
     }
   } else if (o_.json) {
-    tables_.push_back({{"material", t.material.name()}, {"positions", t.positions}, {"mismatches", t.mismatches},
-                       {"seconds", t.seconds}});
+    Json row = {{"material", t.material.name()}, {"positions", t.positions}, {"mismatches", t.mismatches},
+                {"seconds", t.seconds}};
+    if (t.journaled) row["journaled"] = true;
+    tables_.push_back(std::move(row));
+  } else if (t.journaled) {
+    std::printf("%-10s %12llu positions  ok (in the journal: found good in %.2f s by an earlier run, files "
+                "unchanged)\n",
+                t.material.name().c_str(), static_cast<unsigned long long>(t.positions), t.seconds);
   } else {
     std::printf("%-10s %12llu positions  %s  %.2f s\n", t.material.name().c_str(),
                 static_cast<unsigned long long>(t.positions),
@@ -81,10 +87,11 @@ void VerifyPrinter::bad_folder(const std::string& message) {
 }
 
 void VerifyPrinter::variant_done(const Rules& r, const TableFamilyFolder& fam, const VerifyResult& result) {
-  std::uint64_t bad = 0, positions = 0, verified = 0;
+  std::uint64_t bad = 0, positions = 0, verified = 0, journaled = 0;
   for (const VerifyReport& t : result.tables) {
     if (!t.error.empty()) continue;
     ++verified;
+    journaled += t.journaled;
     bad += t.mismatches;
     positions += t.positions;
   }
@@ -93,11 +100,13 @@ void VerifyPrinter::variant_done(const Rules& r, const TableFamilyFolder& fam, c
   if (o_.json)
     variants_.push_back({{"variant", std::string(r.name)}, {"tables_folder", fam.folder.string()},
                          {"built_as", variant_list(fam.variants)}, {"tables", tables_}, {"mismatches", mismatches_},
-                         {"positions", positions}, {"mismatch_count", bad}});
+                         {"positions", positions}, {"mismatch_count", bad}, {"journaled_tables", journaled}});
   else
-    std::printf("%s: %llu tables verified, %llu positions, %llu mismatches\n", std::string(r.name).c_str(),
-                static_cast<unsigned long long>(verified), static_cast<unsigned long long>(positions),
-                static_cast<unsigned long long>(bad));
+    std::printf("%s: %llu tables verified%s, %llu positions, %llu mismatches\n", std::string(r.name).c_str(),
+                static_cast<unsigned long long>(verified),
+                journaled ? (" (" + std::to_string(journaled) + " of them by earlier runs, in the journal)").c_str()
+                          : "",
+                static_cast<unsigned long long>(positions), static_cast<unsigned long long>(bad));
 }
 
 int VerifyPrinter::exit_code() const {

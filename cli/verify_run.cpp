@@ -21,9 +21,14 @@ int run_verify(const VerifyCommandOptions& o, const VerifySetup& s, const Report
     cb.progress = [&](const VerifyProgress& p) {
       char pct[16];
       std::snprintf(pct, sizeof pct, "%.0f%%", p.total ? 100.0 * double(p.done) / double(p.total) : 100.0);
-      bar.update_run(double(p.overall_done), double(p.overall_total), p.elapsed, "positions",
-                     "verify " + std::string(r->name) + " table " + std::to_string(p.table_number) + "/" +
-                         std::to_string(p.tables_total) + " " + p.material.name() + " " + pct);
+      std::string what = "verify " + std::string(r->name) + " table " + std::to_string(p.table_number) + "/" +
+                         std::to_string(p.tables_total) + " " + p.material.name() + " " + pct;
+      if (p.load_total) {
+        char lp[16];
+        std::snprintf(lp, sizeof lp, "%.0f%%", 100.0 * double(p.load_done) / double(p.load_total));
+        what += ", loading " + p.loading.name() + " " + lp;
+      }
+      bar.update_run(double(p.overall_done), double(p.overall_total), p.elapsed, "positions", what);
     };
     cb.file_problem = [&](const VerifyFileProblem& f) { printer.file_problem(f); };
     cb.mismatch = [&](const VerifyMismatch& x) {
@@ -42,6 +47,9 @@ int run_verify(const VerifyCommandOptions& o, const VerifySetup& s, const Report
       printer.bad_folder(result.message());
       continue;
     }
+    if (!result->journal_error.empty())
+      std::cerr << "damka verify: " << result->journal_error
+                << " (the checks went on; the tables after it are not recorded)\n";
     printer.variant_done(*r, fam, *result);
   }
   const int rc = printer.exit_code();

@@ -44,6 +44,13 @@ Expected<VerifySetup> setup_verify(const VerifyCommandOptions& o, Report& report
     if (o.variant.empty()) return bad_argument("--material needs -v VARIANT");
     s.vopt.only = m->canonical();
   }
+  if (!o.journal.empty()) {
+    // Checked now, before any table: a file that is no journal is never overwritten.
+    if (Status j = check_verify_journal(o.journal, env_or_default(o.env)); !j.ok())
+      return Error("--journal: " + j.message(), j.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::InvalidArgument);
+    s.vopt.journal = o.journal;
+    report.set("journal", o.journal);
+  }
   auto scan = scan_table_folder(o.dir, env_or_default(o.env));
   if (!scan) return Error(scan.message(), scan.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::NotFound);
   s.scan = std::move(*scan);

@@ -12,8 +12,10 @@
 #include "damka/table_scan.hpp"
 #include "damka/value.hpp"
 #include "damka/words.hpp"
+#include "load_resident.hpp"
 #include "resident_tables.hpp"
 #include "verify_files.hpp"
+#include "verify_journal.hpp"
 #include "verify_material.hpp"
 
 namespace damka {
@@ -42,6 +44,10 @@ const char* file_problem_name(VerifyFileProblem::Kind kind) {
   return "bad";
 }
 
+Status check_verify_journal(const std::filesystem::path& path, Env& env) {
+  return verify_detail::VerifyJournal::open(path, env).status();
+}
+
 std::string describe(std::uint16_t code) { return describe_value(Value::decode(code), Metric::DTW); }
 
 Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesystem::path& dir) {
@@ -67,22 +73,37 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
   if (cb.file_problem)
     for (const VerifyFileProblem& f : fc.reported) cb.file_problem(f);
 
-  // What the run will check, for one progress line over all of it.
-  std::uint64_t overall_total = 0;
+  std::optional<verify_detail::VerifyJournal> journal;
+  if (!opts.journal.empty()) {
+    auto j = verify_detail::VerifyJournal::open(opts.journal, env);
+    if (!j) return j.error();
+    journal.emplace(std::move(*j));
+  }
+
+  // What the run will check, for one progress line over all of it, and
+  // what the journal says was found good before.
   if (opts.only) {  // the material alone
     if (!fc.metrics.count(*opts.only))
       return Error(table_path(root, rules, *opts.only, Metric::WDL).string() + ": no such table", ErrorCode::NotFound);
     fc.order = {*opts.only};
   }
-  for (const Material& m : fc.order) {
+  std::uint64_t overall_total = 0;
+  std::vector<std::optional<double>> earlier(fc.order.size());  // seconds of an earlier good check
+  for (std::size_t i = 0; i < fc.order.size(); ++i) {
+    const Material& m = fc.order[i];
     bool own = false;
-    if (fc.blocker(m, own).empty()) overall_total += table_slots(m);
+    if (!fc.blocker(m, own).empty()) continue;
+    if (journal) earlier[i] = journal->good(rules, root, m, fc.metrics.at(m));
+    if (!earlier[i]) overall_total += table_slots(m);
   }
   std::atomic<std::uint64_t> overall_done{0};
   // Checked materials that later ones convert into stay in memory as far
-  // as the budget allows (resident_tables.hpp), one set per metric read.
-  ResidentTables res_prim(fc.order, std::vector<bool>(fc.order.size(), true));
-  ResidentTables res_dtc(fc.order, std::vector<bool>(fc.order.size(), true));
+  // as the budget allows (resident_tables.hpp), one set per metric read;
+  // those the journal skips are loaded from their files when worth it.
+  std::vector<bool> checked_here(fc.order.size());
+  for (std::size_t i = 0; i < fc.order.size(); ++i) checked_here[i] = !earlier[i];
+  ResidentTables res_prim(fc.order, checked_here);
+  ResidentTables res_dtc(fc.order, checked_here);
 
   for (std::size_t ti = 0; ti < fc.order.size(); ++ti) {
     const Material m = fc.order[ti];
@@ -90,6 +111,13 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
     VerifyReport r;
     r.material = m;
     r.positions = table_slots(m);
+    if (earlier[ti]) {
+      r.journaled = true;
+      r.seconds = *earlier[ti];
+      if (cb.table_done) cb.table_done(r);
+      result.tables.push_back(r);
+      continue;
+    }
     bool own = false, bad_files = false;
     std::string why = fc.blocker(m, own);
     const MetricSet files = fc.metrics.at(m);
@@ -127,14 +155,50 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
       const std::uint64_t prim_share = files.dtc ? share / 2 : share;
       res_prim.make_room(ti, 0, prim_share);
       res_dtc.make_room(ti, 0, share - prim_share);
+      // Tables the journal skipped that this one reads: loaded now.
+      auto load = [&](ResidentTables& res, std::uint64_t room, bool dtc) -> Status {
+        for (std::size_t j : res.to_load(ti, room - std::min(room, res.bytes()))) {
+          const Material s = res.material(j);
+          const MetricSet sf = fc.metrics.at(s);
+          if (dtc && !sf.dtc) continue;
+          const Metric metric = dtc ? Metric::DTC : sf.dtw ? Metric::DTW : Metric::WDL;
+          auto codes = load_resident(rules, root, s, metric, &res, threads, env,
+                                     [&](std::uint64_t d, std::uint64_t t) {
+                                       if (!cb.progress) return;
+                                       VerifyProgress p;
+                                       p.material = m;
+                                       p.table_number = ti + 1;
+                                       p.tables_total = fc.order.size();
+                                       p.total = r.positions;
+                                       p.overall_done = base;
+                                       p.overall_total = overall_total;
+                                       p.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                                                 start).count();
+                                       p.loading = s;
+                                       p.load_done = d;
+                                       p.load_total = std::max<std::uint64_t>(t, 1);
+                                       cb.progress(p);
+                                     });
+          if (!codes) return codes.status();
+          res.add(j, std::move(*codes));
+        }
+        return Status();
+      };
+      Status loaded = load(res_prim, prim_share, false);
+      if (loaded.ok() && files.dtc) loaded = load(res_dtc, share - prim_share, true);
       verify_detail::Residency residency;
       residency.primary = &res_prim;
       residency.dtc = &res_dtc;
       residency.keep = res_prim.keep(ti, 0, prim_share) && (!files.dtc || res_dtc.keep(ti, 0, share - prim_share));
       residency.held = res_prim.bytes() + res_dtc.bytes() +
                        (residency.keep ? res_prim.bytes_of(ti) * (files.dtc ? 2 : 1) : 0);
-      const verify_detail::MaterialOutcome o =
-          verify_detail::check_material(rules, root, m, files, opts, cb.mismatch, done, progress, residency);
+      verify_detail::MaterialOutcome o;
+      if (loaded.ok()) {
+        o = verify_detail::check_material(rules, root, m, files, opts, cb.mismatch, done, progress, residency);
+      } else {
+        o.status = loaded;
+        o.in_dependency = true;
+      }
       if (residency.kept_primary) res_prim.add(ti, std::move(residency.kept_primary));
       if (residency.kept_dtc) res_dtc.add(ti, std::move(residency.kept_dtc));
       overall_done = base + r.positions;
@@ -154,6 +218,11 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
       if (own && bad_files) fc.mark_bad(m, why);
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (journal && result.journal_error.empty()) {
+      const bool good = r.error.empty() && r.mismatches == 0;
+      if (Status s = journal->record(rules, root, m, files, good, r.positions, r.seconds); !s.ok())
+        result.journal_error = s.message();
+    }
     if (cb.table_done) cb.table_done(r);
     result.tables.push_back(r);
   }

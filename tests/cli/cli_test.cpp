@@ -99,6 +99,31 @@ TEST_F(Cli, VerifyInfoAndDryRunOnGeneratedTables) {
   EXPECT_NE(r.out.find("present"), std::string::npos) << r.out;
 }
 
+// verify --journal: the same command run again skips what was found good;
+// a file that is no journal is refused (exit 2) and left as it is.
+TEST_F(Cli, VerifyJournalResumesAndRefusesOtherFiles) {
+  const std::string journal = (dir_ / "verify.journal").string();
+  Outcome r = damka("verify " + dir_.string() + " -v russian --journal " + journal);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.find("in the journal"), std::string::npos) << r.out;
+  r = damka("verify " + dir_.string() + " -v russian --json --journal " + journal);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["journal"], journal);
+  EXPECT_EQ(j["variants"][0]["journaled_tables"], 9);
+  for (const auto& t : j["variants"][0]["tables"]) EXPECT_EQ(t["journaled"], true) << t.dump();
+  r = damka("verify " + dir_.string() + " -v russian --journal " + journal);
+  EXPECT_NE(r.out.find("9 tables verified (9 of them by earlier runs, in the journal)"), std::string::npos) << r.out;
+  fs::remove(journal);
+
+  const std::string table = (dir_ / "russian" / "2Kv1K.wdl").string();
+  const auto size = fs::file_size(table);
+  r = damka("verify " + dir_.string() + " -v russian --journal " + table);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("not a damka verify journal"), std::string::npos) << r.out;
+  EXPECT_EQ(fs::file_size(table), size);
+}
+
 // info --stats: every material's counts and longest wins (JSON shape, the
 // same for any thread count, text); plain info says what its counts cover.
 TEST_F(Cli, InfoStatsAndWhatPlainInfoCounts) {

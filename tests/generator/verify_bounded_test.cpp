@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include "damka/generate.hpp"
@@ -260,6 +262,132 @@ TEST(VerifyBounded, ProgressCoversTheWholeRun) {
   EXPECT_EQ(total, all);
   EXPECT_TRUE(increasing);
   EXPECT_GT(last, 0u);
+}
+
+
+// The journal: a second run skips what the first found good, a changed
+// file is checked again (and a table with mismatches never recorded).
+VerifyResult run_journal(const Rules& r, const fs::path& dir, const fs::path& journal, const VerifyCallbacks& cb = {},
+                         std::uint64_t memory = ~std::uint64_t{0}) {
+  VerifyOptions o(2);
+  o.memory_budget = memory;
+  o.journal = journal;
+  auto res = verify_tables(r, dir, o, cb);
+  EXPECT_TRUE(res.ok()) << res.message();
+  return res.ok() ? *res : VerifyResult{};
+}
+
+std::size_t journaled(const VerifyResult& res) {
+  std::size_t n = 0;
+  for (const VerifyReport& t : res.tables) n += t.journaled;
+  return n;
+}
+
+TEST(VerifyBounded, AJournalSkipsTablesFoundGoodWhoseFilesAreUnchanged) {
+  const Rules& r = rules_of(Variant::Russian);
+  Copy c(Variant::Russian, 3, "journal");
+  const fs::path journal = c.path / "verify.journal";
+  const VerifyResult first = run_journal(r, c.path, journal);
+  ASSERT_EQ(first.tables.size(), build_order(3).size());
+  EXPECT_EQ(journaled(first), 0u);
+  EXPECT_TRUE(first.journal_error.empty()) << first.journal_error;
+  ASSERT_TRUE(fs::exists(journal));
+
+  const VerifyResult second = run_journal(r, c.path, journal);
+  EXPECT_EQ(journaled(second), second.tables.size());
+  EXPECT_EQ(verdicts(second.tables), verdicts(first.tables));
+  for (const VerifyReport& t : second.tables) EXPECT_EQ(t.positions, table_slots(t.material));
+
+  // A value changed (the file rewritten): that table alone is checked again,
+  // its mismatch found, and it stays out of the journal.
+  const Material changed = *Material::parse("2Kv1K");
+  change_one_value(r, c.path, changed, Metric::DTW);
+  for (int round = 0; round < 2; ++round) {
+    std::uint64_t total = 0;
+    VerifyCallbacks cb;
+    cb.progress = [&](const VerifyProgress& p) { total = p.overall_total; };
+    const VerifyResult third = run_journal(r, c.path, journal, cb);
+    EXPECT_EQ(total, table_slots(changed));  // the run's progress counts what it checks
+    for (const VerifyReport& t : third.tables) {
+      EXPECT_EQ(t.journaled, t.material != changed) << t.material.name();
+      if (t.material == changed) EXPECT_GE(t.mismatches, 1u);
+    }
+  }
+}
+
+TEST(VerifyBounded, TablesTheJournalSkipsAreLoadedForTheTablesStillToCheck) {
+  const Rules& r = rules_of(Variant::Russian);
+  Copy c(Variant::Russian, 4, "journal-load");
+  const fs::path journal = c.path / "verify.journal";
+  run_journal(r, c.path, journal);
+  // Forget the 4-piece tables, as a run stopped after the 3-piece ones would.
+  auto text = nlohmann::json::parse(std::ifstream(journal));
+  auto& tables = text["variants"]["russian"];
+  std::set<Material> forgotten;
+  for (const Material& m : build_order(4))
+    if (m.white() + m.black() == 4) {
+      tables.erase(m.name());
+      forgotten.insert(m);
+    }
+  std::ofstream(journal) << text.dump();
+
+  for (std::uint64_t memory : {~std::uint64_t{0}, std::uint64_t{24} << 20}) {
+    std::set<Material> loaded;
+    bool loads_finish = true;
+    VerifyCallbacks cb;
+    cb.progress = [&](const VerifyProgress& p) {
+      if (p.load_total == 0) return;
+      loaded.insert(p.loading);
+      loads_finish = loads_finish && p.load_done <= p.load_total;
+    };
+    const VerifyResult res = run_journal(r, c.path, journal, cb, memory);
+    for (const VerifyReport& t : res.tables) {
+      EXPECT_EQ(t.journaled, !forgotten.count(t.material)) << t.material.name();
+      EXPECT_TRUE(t.error.empty()) << t.material.name() << ": " << t.error;
+      EXPECT_EQ(t.mismatches, 0u) << t.material.name();
+    }
+    if (memory == ~std::uint64_t{0}) EXPECT_GE(loaded.size(), 3u);
+    for (const Material& m : loaded) EXPECT_FALSE(forgotten.count(m)) << m.name() << " was checked, not loaded";
+    EXPECT_TRUE(loads_finish);
+    // Checked again (the run recorded them): put them back out.
+    auto again = nlohmann::json::parse(std::ifstream(journal));
+    for (const Material& m : forgotten) again["variants"]["russian"].erase(m.name());
+    std::ofstream(journal) << again.dump();
+  }
+  // With a value changed in a loaded (skipped) table's successor the verdicts
+  // are still those of the whole-table verify: a changed file is not skipped.
+  change_one_value(r, c.path, *Material::parse("2K1Mv1K"), Metric::DTW);
+  const VerifyResult res = run_journal(r, c.path, journal);
+  std::vector<Material> order;
+  for (const VerifyReport& t : res.tables) order.push_back(t.material);
+  EXPECT_EQ(verdicts(res.tables), verdicts(testing::whole_table_verify(r, c.path, order)));
+}
+
+TEST(VerifyBounded, AFileThatIsNoJournalIsRefusedAndLeftAsItIs) {
+  const Rules& r = rules_of(Variant::Russian);
+  Copy c(Variant::Russian, 3, "journal-foreign");
+  const fs::path table = table_path(c.path, r, *Material::parse("2Kv1K"), Metric::WDL);
+  const fs::path note = c.path / "note.json";
+  std::ofstream(note) << R"({"materials": {}})";
+  for (const fs::path& p : {table, note}) {
+    const auto before = fs::file_size(p);
+    const auto time = fs::last_write_time(p);
+    EXPECT_EQ(check_verify_journal(p, default_env()).code(), ErrorCode::InvalidArgument) << p;
+    VerifyOptions o(2);
+    o.journal = p;
+    auto res = verify_tables(r, c.path, o);
+    ASSERT_FALSE(res.ok()) << p;
+    EXPECT_EQ(res.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(res.message().find(p.string()), std::string::npos) << res.message();
+    EXPECT_NE(res.message().find("not a damka verify journal"), std::string::npos) << res.message();
+    EXPECT_EQ(fs::file_size(p), before);
+    EXPECT_EQ(fs::last_write_time(p), time);
+  }
+  // A journal that cannot be written: said once, the checks go on.
+  const VerifyResult res = run_journal(r, c.path, c.path / "no-such-folder" / "verify.journal");
+  EXPECT_NE(res.journal_error.find("cannot write the verify journal"), std::string::npos) << res.journal_error;
+  EXPECT_EQ(res.tables.size(), build_order(3).size());
+  for (const VerifyReport& t : res.tables) EXPECT_EQ(t.mismatches, 0u);
 }
 
 }  // namespace

@@ -34,6 +34,14 @@
 // material of a table (unparsable, not canonical, a side without pieces,
 // more pieces than the board or the index holds) are stray files: listed,
 // never opened.
+//
+// A journal for long runs.  With VerifyOptions::journal set, each table
+// found good is recorded there (with its files' size, time and inode) as
+// soon as it is checked, and a later run with the same journal skips the
+// tables recorded whose files have not changed (reported with `journaled`
+// set): a run stopped part way through goes on where it stopped.  The
+// tables it skips that later ones read are loaded into memory as the
+// generator loads present tables (resident_tables.hpp), within the budget.
 #pragma once
 
 #include <cstdint>
@@ -64,6 +72,8 @@ struct VerifyReport {
   double seconds = 0;
   std::string error;  // not empty: the table could not be verified (a file it needs is missing or bad)
   bool error_in_dependency = false;  // the bad file is another table's (reported with that table)
+  bool journaled = false;  // found good by an earlier run (VerifyOptions::journal), its files unchanged:
+                           // not checked again; `seconds` is that check's
 };
 
 // A file that is not what its name says, or that a table needs and is
@@ -88,6 +98,10 @@ struct VerifyProgress {
   std::uint64_t done = 0, total = 0;                   // positions of this table
   std::uint64_t overall_done = 0, overall_total = 0;   // positions of every table to check
   double elapsed = 0;                                  // seconds since the run started
+  // Loading a table the journal skipped into memory before `material` is
+  // checked (load_total 0: not loading).
+  Material loading;
+  std::uint64_t load_done = 0, load_total = 0;
 };
 
 struct VerifyCallbacks {
@@ -108,12 +122,23 @@ struct VerifyOptions {
   // Every stat, listing, open and read of the tables goes through it
   // (env.hpp); null: default_env().  Must outlive verify_tables().
   Env* env = nullptr;
+  // Not empty: the journal to skip tables by and record them in (see above;
+  // created when missing).  Must not be a table file or anything but a
+  // journal: such a file is refused, never overwritten.
+  std::filesystem::path journal;
 };
 
 struct VerifyResult {
   std::vector<VerifyFileProblem> files;  // missing, bad and stray files, each once
   std::vector<VerifyReport> tables;      // every table present, in build order
+  std::string journal_error;             // not empty: the journal could not be written (the first failure;
+                                         // the checks went on, their verdicts stand, but are not recorded)
 };
+
+// Whether `path` can serve as VerifyOptions::journal: absent, or a journal.
+// InvalidArgument naming it when it is something else, Io when it cannot be
+// read.  Cost: one read of the file.
+Status check_verify_journal(const std::filesystem::path& path, Env& env);
 
 // The canonical materials with table files in dir (for these rules), in
 // build order (stray names left out).
@@ -123,7 +148,7 @@ Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesys
 // depends on, are missing or bad gets a report with `error` set, and the
 // others are still verified.  Mismatches are counted in the reports, not
 // errors.  Fails only when dir holds no folder for the rules (or it cannot
-// be listed).  The verdicts do not depend on threads or memory_budget.
+// be listed), or the journal is not one (check_verify_journal).  The verdicts do not depend on threads or memory_budget.
 // Cost: about one generation's work per table (move generation and a
 // successor read per move), on opts.threads threads; memory as above.
 Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::path& dir, const VerifyOptions& opts,
