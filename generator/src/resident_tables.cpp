@@ -15,12 +15,12 @@ ResidentTables::ResidentTables(std::vector<Material> order, std::vector<bool> bu
   for (std::size_t j = 0; j < order_.size(); ++j) at_[order_[j]] = j;
   for (std::size_t j = 0; j < order_.size(); ++j)
     if (build_[j])
-      for (const Material& s : successors(order_[j])) last_use_[s] = j;
+      for (const Material& s : successors(order_[j])) readers_[s].push_back(j);
 }
 
 bool ResidentTables::needed_from(std::size_t from, const Material& m) const {
-  const auto it = last_use_.find(m);
-  return it != last_use_.end() && it->second >= from;
+  const auto it = readers_.find(m);
+  return it != readers_.end() && it->second.back() >= from;
 }
 
 std::uint64_t ResidentTables::bytes_of(std::size_t i) const {
@@ -56,11 +56,9 @@ std::vector<std::size_t> ResidentTables::to_load(std::size_t i, std::uint64_t ro
     if (at == at_.end() || build_[at->second] || holds(s)) continue;
     // The positions still to build that read it.
     std::uint64_t users = 0;
-    for (std::size_t j = i; j < order_.size(); ++j)
-      if (build_[j]) {
-        const std::vector<Material> sj = successors(order_[j]);
-        if (std::find(sj.begin(), sj.end(), s) != sj.end()) users += table_slots(order_[j]);
-      }
+    if (const auto r = readers_.find(s); r != readers_.end())
+      for (std::size_t j : r->second)
+        if (j >= i) users += table_slots(order_[j]);
     if (table_slots(s) <= users) cand.push_back(at->second);
   }
   std::stable_sort(cand.begin(), cand.end(), [&](std::size_t a, std::size_t b) { return bytes_of(a) < bytes_of(b); });

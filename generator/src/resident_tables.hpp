@@ -86,7 +86,8 @@ class ResidentTables {
 
   std::vector<Material> order_;
   std::vector<bool> build_;
-  std::map<Material, std::size_t> last_use_;  // the last index built by this run that converts into it
+  std::map<Material, std::vector<std::size_t>> readers_;  // the indices built by this run that convert into
+                                                         // it, ascending
   std::map<Material, std::size_t> at_;        // index in the order
   std::vector<Table> tables_;
   std::uint64_t bytes_ = 0;
