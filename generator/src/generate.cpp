@@ -64,10 +64,11 @@ Progress table_progress(const Material& m, std::size_t number, std::size_t table
 void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r) {
   r.action = TableReport::Action::Skipped;
   const std::vector<Metric> fm = file_metrics(opt.metrics);
-  std::error_code ec;
+  Env& env = env_or_default(opt.env);
   for (int k = 0; k < 3; ++k)
     if (std::find(fm.begin(), fm.end(), kFileMetrics[k]) != fm.end())
-      r.bytes[k] = std::filesystem::file_size(table_path(opt.out, rules, r.material, kFileMetrics[k]), ec);
+      if (auto info = env.stat(table_path(opt.out, rules, r.material, kFileMetrics[k])); info)
+        r.bytes[k] = info->size;  // a file that cannot be stat'ed counts 0 bytes (its check says why)
 }
 
 ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Material& m, const MetricSet& metrics,

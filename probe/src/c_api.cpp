@@ -111,6 +111,31 @@ damka_status probe_position(const damka_tablebase* h, const Position& p, int met
   return from_probe(r.status, h, p, m, mode);
 }
 
+// Copies `in` (moves of p with their values) into the caller's `out`
+// array: the count, the room check, each move's text and squares, then
+// `values(in[i], out[i])` for the rest of its fields.
+template <class In, class Out, class Values>
+damka_status copy_moves(const damka_tablebase* h, const Position& p, const std::vector<In>& in, Out* out,
+                        size_t capacity, size_t* count, Values values) {
+  *count = in.size();
+  if (in.size() > capacity)
+    return fail(DAMKA_E_BUFFER_TOO_SMALL, "room for " + std::to_string(capacity) + " moves, " +
+                                              std::to_string(in.size()) + " needed");
+  if (!in.empty() && out == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "moves is NULL");
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    Out& o = out[i];
+    std::memset(&o, 0, sizeof o);
+    const std::string text = move_to_string(h->tb->rules(), p, in[i].move);
+    std::strncpy(o.text, text.c_str(), sizeof o.text - 1);
+    o.from = in[i].move.from;
+    o.to = in[i].move.to;
+    o.taken = in[i].move.taken;
+    o.promotes = in[i].move.promotes ? 1 : 0;
+    values(in[i], o);
+  }
+  return DAMKA_OK;
+}
+
 damka_status moves_of(const damka_tablebase* h, const Position& p, damka_move_value* moves, size_t capacity,
                       size_t* count) {
   std::vector<MoveValue> mv;
@@ -119,25 +144,11 @@ damka_status moves_of(const damka_tablebase* h, const Position& p, damka_move_va
     *count = 0;
     return from_probe(s, h, p, Metric::DTW);
   }
-  *count = mv.size();
-  if (mv.size() > capacity)
-    return fail(DAMKA_E_BUFFER_TOO_SMALL, "room for " + std::to_string(capacity) + " moves, " +
-                                              std::to_string(mv.size()) + " needed");
-  if (!mv.empty() && moves == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "moves is NULL");
-  for (std::size_t i = 0; i < mv.size(); ++i) {
-    damka_move_value& o = moves[i];
-    std::memset(&o, 0, sizeof o);
-    const std::string text = move_to_string(h->tb->rules(), p, mv[i].move);
-    std::strncpy(o.text, text.c_str(), sizeof o.text - 1);
-    o.from = mv[i].move.from;
-    o.to = mv[i].move.to;
-    o.taken = mv[i].move.taken;
-    o.promotes = mv[i].move.promotes ? 1 : 0;
-    o.dtw = to_c(mv[i].dtw);
-    o.dtc = to_c(mv[i].dtc);
-    o.dtc_known = mv[i].dtc_known ? 1 : 0;
-  }
-  return DAMKA_OK;
+  return copy_moves(h, p, mv, moves, capacity, count, [](const MoveValue& m, damka_move_value& o) {
+    o.dtw = to_c(m.dtw);
+    o.dtc = to_c(m.dtc);
+    o.dtc_known = m.dtc_known ? 1 : 0;
+  });
 }
 
 damka_status root_of(const damka_tablebase* h, const Position& p, damka_root_move* moves, size_t capacity,
@@ -149,26 +160,14 @@ damka_status root_of(const damka_tablebase* h, const Position& p, damka_root_mov
     *count = 0;
     return from_probe(s, h, p, Metric::WDL);
   }
-  *count = rm.size();
-  if (rm.size() > capacity)
-    return fail(DAMKA_E_BUFFER_TOO_SMALL, "room for " + std::to_string(capacity) + " moves, " +
-                                              std::to_string(rm.size()) + " needed");
-  if (!rm.empty() && moves == nullptr) return fail(DAMKA_E_BAD_ARGUMENT, "moves is NULL");
-  for (std::size_t i = 0; i < rm.size(); ++i) {
-    damka_root_move& o = moves[i];
-    std::memset(&o, 0, sizeof o);
-    const std::string text = move_to_string(h->tb->rules(), p, rm[i].move);
-    std::strncpy(o.text, text.c_str(), sizeof o.text - 1);
-    o.from = rm[i].move.from;
-    o.to = rm[i].move.to;
-    o.taken = rm[i].move.taken;
-    o.promotes = rm[i].move.promotes ? 1 : 0;
-    o.wdl = to_c(rm[i].wdl);
-    o.dtw = to_c(rm[i].dtw);
-    o.dtc = to_c(rm[i].dtc);
-    o.dtw_known = rm[i].dtw_known ? 1 : 0;
-    o.dtc_known = rm[i].dtc_known ? 1 : 0;
-  }
+  const damka_status st = copy_moves(h, p, rm, moves, capacity, count, [](const RootMove& m, damka_root_move& o) {
+    o.wdl = to_c(m.wdl);
+    o.dtw = to_c(m.dtw);
+    o.dtc = to_c(m.dtc);
+    o.dtw_known = m.dtw_known ? 1 : 0;
+    o.dtc_known = m.dtc_known ? 1 : 0;
+  });
+  if (st != DAMKA_OK) return st;
   if (ranked_by)
     *ranked_by = ranking == RootRanking::DTW ? DAMKA_RANKED_DTW : ranking == RootRanking::DTC ? DAMKA_RANKED_DTC
                                                                                                : DAMKA_RANKED_NONE;
