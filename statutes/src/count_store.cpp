@@ -6,10 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <list>
-#include <mutex>
-#include <unordered_map>
-
+#include "damka/cached_table.hpp"
 #include "damka/table_file.hpp"
 
 namespace damka {
@@ -63,66 +60,21 @@ Expected<std::unique_ptr<CountWriter>> MemoryCountStore::write(const CountKey& k
 
 // ------------------------------------------------------------------- files
 
-// Decoded blocks of the count files, least recently used evicted first,
-// under one mutex (a miss reads its block outside it).
-class FileCountStore::Cache {
+// A count file read through the store's TableCache (cached_table.hpp: a
+// hit takes no lock).
+class FileCountStore::Table final : public StatuteCounts {
  public:
-  explicit Cache(std::uint64_t bytes) : capacity_(bytes) {}
-
-  Expected<std::uint16_t> code(std::uint32_t file, const TableReader& reader, std::uint64_t slot) {
-    const std::uint64_t bs = reader.header().block_size;
-    const std::uint64_t block = slot / bs;
-    const std::uint64_t key = (std::uint64_t{file} << 40) | block;
-    {
-      std::lock_guard lock(mu_);
-      auto it = index_.find(key);
-      if (it != index_.end()) {
-        lru_.splice(lru_.begin(), lru_, it->second);
-        return it->second->codes[slot - block * bs];
-      }
-    }
-    std::vector<std::uint16_t> codes;
-    if (Status s = reader.read_block(block, codes); !s.ok()) return s.error();
-    const std::uint16_t c = codes[slot - block * bs];
-    std::lock_guard lock(mu_);
-    if (index_.count(key)) return c;
-    bytes_ += codes.size() * 2 + kOverhead;
-    lru_.push_front(Entry{key, std::move(codes)});
-    index_[key] = lru_.begin();
-    while (bytes_ > capacity_ && lru_.size() > 1) {
-      bytes_ -= lru_.back().codes.size() * 2 + kOverhead;
-      index_.erase(lru_.back().key);
-      lru_.pop_back();
-    }
+  explicit Table(std::unique_ptr<CachedTable> file) : file_(std::move(file)) {}
+  std::uint64_t slots() const override { return file_->header().slots; }
+  Expected<std::uint16_t> code(std::uint64_t slot) const override {
+    if (slot >= slots()) return Error("statute counts: slot " + std::to_string(slot) + " out of range");
+    std::uint16_t c = 0;
+    if (Status s = file_->code(slot, &c); !s.ok()) return s.error();
     return c;
   }
 
  private:
-  static constexpr std::uint64_t kOverhead = 96;  // list node, map entry, vector header
-  struct Entry {
-    std::uint64_t key;
-    std::vector<std::uint16_t> codes;
-  };
-  std::mutex mu_;
-  std::uint64_t capacity_, bytes_ = 0;
-  std::list<Entry> lru_;
-  std::unordered_map<std::uint64_t, std::list<Entry>::iterator> index_;
-};
-
-class FileCountStore::Table final : public StatuteCounts {
- public:
-  Table(std::uint32_t number, std::unique_ptr<TableReader> reader, Cache& cache)
-      : number_(number), reader_(std::move(reader)), cache_(cache) {}
-  std::uint64_t slots() const override { return reader_->header().slots; }
-  Expected<std::uint16_t> code(std::uint64_t slot) const override {
-    if (slot >= slots()) return Error("statute counts: slot " + std::to_string(slot) + " out of range");
-    return cache_.code(number_, *reader_, slot);
-  }
-
- private:
-  std::uint32_t number_;
-  std::unique_ptr<TableReader> reader_;
-  Cache& cache_;
+  std::unique_ptr<CachedTable> file_;
 };
 
 class FileCountStore::Writer final : public CountWriter {
@@ -132,10 +84,10 @@ class FileCountStore::Writer final : public CountWriter {
   Status add(std::span<const std::uint16_t> codes) override { return builder_->add(codes); }
   Status finish() override {
     if (Status s = builder_->finish(); !s.ok()) return s;
-    auto reader = TableReader::open(path_, FileAccess::Pread, store_.env_);
-    if (!reader) return reader.error();
-    const auto number = static_cast<std::uint32_t>(store_.tables_.size());
-    store_.tables_[key_] = std::make_unique<Table>(number, std::move(*reader), *store_.cache_);
+    auto file = CachedTable::open(path_, store_.rules_, key_.second, Metric::DTW, *store_.cache_,
+                                  FileAccess::Pread, store_.env_);
+    if (!file) return file.error();
+    store_.tables_[key_] = std::make_unique<Table>(std::move(*file));
     return {};
   }
 
@@ -148,7 +100,7 @@ class FileCountStore::Writer final : public CountWriter {
 
 FileCountStore::FileCountStore(const Rules& rules, std::filesystem::path work_dir, std::uint64_t cache_bytes,
                                Env& env)
-    : rules_(rules), env_(env), work_dir_(std::move(work_dir)), cache_(std::make_unique<Cache>(cache_bytes)) {}
+    : rules_(rules), env_(env), work_dir_(std::move(work_dir)), cache_(std::make_unique<TableCache>(cache_bytes)) {}
 
 FileCountStore::~FileCountStore() {
   tables_.clear();  // close the files first

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "damka/cached_table.hpp"
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/rules.hpp"
@@ -61,8 +62,8 @@ class MemoryCountStore final : public CountStore {
 // Counts written to table files (DTW metric, its zstd encoding: any u16
 // code round-trips) in a folder made with mkdtemp under `work_dir` on the
 // first write and removed (with its files) by the destructor; read back
-// through one block cache of at most `cache_bytes` decoded codes (least
-// recently used blocks evicted first).  Memory: the cache, a writer's
+// through one block cache of about `cache_bytes` (format's TableCache, as
+// the probe reads tables: a hit takes no lock).  Memory: the cache, a writer's
 // blocks while it writes, and a few bytes per block of every file.  The
 // files are written, read, listed and removed through `env` (which must
 // outlive the store); only the folder is made by mkdtemp (an Env makes no
@@ -75,8 +76,6 @@ class FileCountStore final : public CountStore {
   const StatuteCounts* find(const CountKey& key) const override;
   Expected<std::unique_ptr<CountWriter>> write(const CountKey& key, std::uint64_t slots) override;
 
-  class Cache;  // count_store.cpp
-
  private:
   class Table;
   class Writer;
@@ -84,7 +83,7 @@ class FileCountStore final : public CountStore {
   Env& env_;
   std::filesystem::path work_dir_, dir_;  // dir_: the temporary folder, once made
   int files_ = 0;
-  std::unique_ptr<Cache> cache_;
+  std::unique_ptr<TableCache> cache_;  // before tables_: their files hold blocks in it
   std::map<CountKey, std::unique_ptr<Table>> tables_;
 };
 
