@@ -6,7 +6,10 @@
 #include <atomic>
 #include <chrono>
 
+#include <nlohmann/json.hpp>
+
 #include "damka/generate.hpp"
+#include "damka/results_journal.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_paths.hpp"
 #include "damka/table_scan.hpp"
@@ -15,7 +18,6 @@
 #include "load_resident.hpp"
 #include "resident_tables.hpp"
 #include "verify_files.hpp"
-#include "verify_journal.hpp"
 #include "verify_material.hpp"
 
 namespace damka {
@@ -45,7 +47,7 @@ const char* file_problem_name(VerifyFileProblem::Kind kind) {
 }
 
 Status check_verify_journal(const std::filesystem::path& path, Env& env) {
-  return verify_detail::VerifyJournal::open(path, env).status();
+  return ResultsJournal::open(path, "verify", env).status();
 }
 
 std::string describe(std::uint16_t code) { return describe_value(Value::decode(code), Metric::DTW); }
@@ -73,9 +75,9 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
   if (cb.file_problem)
     for (const VerifyFileProblem& f : fc.reported) cb.file_problem(f);
 
-  std::optional<verify_detail::VerifyJournal> journal;
+  std::optional<ResultsJournal> journal;
   if (!opts.journal.empty()) {
-    auto j = verify_detail::VerifyJournal::open(opts.journal, env);
+    auto j = ResultsJournal::open(opts.journal, "verify", env);
     if (!j) return j.error();
     journal.emplace(std::move(*j));
   }
@@ -93,7 +95,12 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
     const Material& m = fc.order[i];
     bool own = false;
     if (!fc.blocker(m, own).empty()) continue;
-    if (journal) earlier[i] = journal->good(rules, root, m, fc.metrics.at(m));
+    if (journal)
+      if (auto found = journal->find(rules, root, m, file_metrics(fc.metrics.at(m)))) {
+        const auto j = nlohmann::json::parse(*found, nullptr, /*allow_exceptions=*/false);
+        earlier[i] = j.is_object() && j.contains("seconds") && j["seconds"].is_number() ? j["seconds"].get<double>()
+                                                                                       : 0.0;
+      }
     if (!earlier[i]) overall_total += table_slots(m);
   }
   std::atomic<std::uint64_t> overall_done{0};
@@ -219,9 +226,13 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (journal && result.journal_error.empty()) {
-      const bool good = r.error.empty() && r.mismatches == 0;
-      if (Status s = journal->record(rules, root, m, files, good, r.positions, r.seconds); !s.ok())
-        result.journal_error = s.message();
+      // Only a good table is recorded: one with mismatches is checked (and
+      // its mismatches listed) again by the next run.
+      const Status s = r.error.empty() && r.mismatches == 0
+                           ? journal->record(rules, root, m, file_metrics(files),
+                                             nlohmann::json{{"positions", r.positions}, {"seconds", r.seconds}}.dump())
+                           : journal->forget(rules, m);
+      if (!s.ok()) result.journal_error = s.message();
     }
     if (cb.table_done) cb.table_done(r);
     result.tables.push_back(r);
