@@ -31,11 +31,19 @@ void register_info(CLI::App& app, int& rc, const Context& context) {
   cmd->add_option("--memory", o->memory,
                   "With --stats: memory budget, e.g. 2G or 512M (default: 80% of this machine's memory, as "
                   "generate): the threads' buffers, then a block cache of the tables the capture positions read");
+  cmd->add_option("--journal", o->journal,
+                  "With --stats: record each material's statistics in FILE; a later run with the same FILE takes "
+                  "them from there while the material's files are unchanged (a stopped run goes on where it "
+                  "stopped)");
   cmd->callback([o, &rc, &context] {
     o->env = context.env;
     Report report("info", o->json);
     report.set("folder", o->path);
     if (!o->stats) {
+      if (!o->journal.empty()) {
+        rc = report.fail(2, "--journal goes with --stats");
+        return;
+      }
       rc = run_info(*o, report);
       return;
     }
@@ -50,7 +58,7 @@ void register_info(CLI::App& app, int& rc, const Context& context) {
       rc = report.fail(memory.error());
       return;
     }
-    rc = info_stats(o->path, resolve_threads(o->threads), *memory, report, o->env);
+    rc = info_stats(o->path, resolve_threads(o->threads), *memory, report, o->env, o->journal);
   });
 }
 

@@ -20,7 +20,7 @@ struct InfoOptions {
   std::string path;
   bool json = false, stats = false;
   int threads = 0;
-  std::string memory;
+  std::string memory, journal;
   // The Env every file of the command is opened through (cli::Context::env;
   // null: default_env()).  Set by the command, not by an option.
   Env* env = nullptr;

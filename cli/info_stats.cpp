@@ -8,9 +8,11 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "damka/material_stats.hpp"
+#include "damka/results_journal.hpp"
 #include "damka/slots.hpp"
 #include "progress.hpp"
 #include "damka/notation.hpp"
@@ -86,9 +88,25 @@ void print_text(const Rules& rules, const fs::path& folder, const std::vector<Ma
   }
 }
 
+// The metrics whose files `m` has under root (the journal's stamps).
+std::vector<Metric> files_of(const Rules& rules, const fs::path& root, const Material& m, Env* env) {
+  std::vector<Metric> out;
+  for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC})
+    if (auto info = env_or_default(env).stat(table_path(root, rules, m, metric)); info && info->regular)
+      out.push_back(metric);
+  return out;
+}
+
 }  // namespace
 
-int info_stats(const std::string& dir, int threads, std::uint64_t memory, const Report& report, Env* env) {
+int info_stats(const std::string& dir, int threads, std::uint64_t memory, const Report& report, Env* env,
+               const std::string& journal_path) {
+  std::optional<ResultsJournal> journal;
+  if (!journal_path.empty()) {
+    auto j = ResultsJournal::open(journal_path, "stats", env_or_default(env));
+    if (!j) return report.fail(j.code() == ErrorCode::Io ? 1 : 2, "--journal: " + j.message());
+    journal.emplace(std::move(*j));
+  }
   auto scan = scan_table_folder(dir, env_or_default(env));
   if (!scan) return report.fail(scan.code() == ErrorCode::NotFound ? 2 : 1, scan.message());
   if (scan->families.empty()) return report.fail(1, "no tables (*.wdl, *.dtw, *.dtc) in " + dir);
@@ -97,6 +115,7 @@ int info_stats(const std::string& dir, int threads, std::uint64_t memory, const 
     const Rules* rules;
     std::unique_ptr<Tablebase> tb;
     std::vector<Material> materials;
+    std::vector<std::optional<std::string>> recorded;  // per material: the journal's record, if its files are unchanged
   };
   std::vector<Family> families;
   std::uint64_t total = 0;
@@ -114,11 +133,17 @@ int info_stats(const std::string& dir, int threads, std::uint64_t memory, const 
     if (!tb) return report.fail(1, "cannot open tables: " + tb.message());
     auto materials = materials_with_tables(**tb);
     if (!materials) return report.fail(1, materials.message());
-    for (const Material& m : *materials) total += table_slots(m);
-    families.push_back(Family{&rules, std::move(*tb), std::move(*materials)});
+    std::vector<std::optional<std::string>> recorded(materials->size());
+    for (std::size_t i = 0; i < materials->size(); ++i) {
+      const Material& m = (*materials)[i];
+      if (journal) recorded[i] = journal->find(rules, scan->root, m, files_of(rules, scan->root, m, env));
+      if (!recorded[i]) total += table_slots(m);
+    }
+    families.push_back(Family{&rules, std::move(*tb), std::move(*materials), std::move(recorded)});
   }
   Json variants = Json::array();
   bool first = true;
+  std::string journal_error;  // the first failure to write the journal
   ProgressBar bar;
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t done = 0;
@@ -128,7 +153,16 @@ int info_stats(const std::string& dir, int threads, std::uint64_t memory, const 
     Json errors = Json::array();
     StatsOptions sopt;
     sopt.threads = threads;
-    for (const Material& m : family.materials) {
+    for (std::size_t i = 0; i < family.materials.size(); ++i) {
+      const Material& m = family.materials[i];
+      if (family.recorded[i]) {  // counted by an earlier run: its lines only are probed again
+        auto s = stats_from_record(*family.tb, m, *family.recorded[i], sopt);
+        if (s) {
+          all.push_back(std::move(*s));
+          continue;
+        }
+        total += table_slots(m);  // counted now after all (the record is damaged)
+      }
       sopt.progress = [&](std::uint64_t in_material) {
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         bar.update_run(double(done + in_material), double(total), elapsed, "positions",
@@ -143,6 +177,13 @@ int info_stats(const std::string& dir, int threads, std::uint64_t memory, const 
         rc = 1;
         continue;
       }
+      if (journal && journal_error.empty())
+        if (Status js = journal->record(rules, scan->root, m, files_of(rules, scan->root, m, env), stats_record(*s));
+            !js.ok()) {
+          journal_error = js.message();
+          bar.finish();
+          report.warn(journal_error + " (the counts go on; the materials after it are not recorded)");
+        }
       all.push_back(std::move(*s));
     }
     bar.finish();
@@ -166,6 +207,7 @@ int info_stats(const std::string& dir, int threads, std::uint64_t memory, const 
     out["variant"] = names.size() == 1 ? names[0] : Json(nullptr);
     out["variants"] = names;
     out["counts_cover"] = std::string(kStatsCoverage);
+    if (journal) out["journal"] = journal_path;
     out["stats"] = variants;
     if (rc != 0) out["error"] = "some materials could not be counted (see \"errors\")";
     out["exit_code"] = rc;

@@ -13,6 +13,8 @@
 #include <string>
 #include <system_error>
 
+#include <nlohmann/json.hpp>
+
 #include "damka/index.hpp"
 #include "damka/material_reader.hpp"
 #include "damka/slots.hpp"
@@ -178,6 +180,61 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
   out.captures = sum.captures;
   fill_example(tb, index, sum.dtw, Metric::DTW, options.lines, out.dtw);
   fill_example(tb, index, sum.dtc, Metric::DTC, options.lines, out.dtc);
+  return out;
+}
+
+std::string stats_record(const MaterialStats& s) {
+  using json = nlohmann::json;
+  auto counts = [](const WdlCounts& c) { return json::array({c.wins, c.draws, c.losses}); };
+  auto longest = [](const LongestWin& w) -> json {
+    if (!w.found) return nullptr;
+    return {{"plies", w.plies}, {"count", w.count}, {"slot", w.slot}};
+  };
+  return json{{"material", s.material.name()},
+              {"white_to_move", counts(s.by_side[0])},
+              {"black_to_move", counts(s.by_side[1])},
+              {"captures", s.captures},
+              {"has_dtw", s.has_dtw},
+              {"has_dtc", s.has_dtc},
+              {"dtw", longest(s.dtw)},
+              {"dtc", longest(s.dtc)}}
+      .dump();
+}
+
+Expected<MaterialStats> stats_from_record(const Tablebase& tb, const Material& m, std::string_view record,
+                                          const StatsOptions& options) {
+  using json = nlohmann::json;
+  const json j = json::parse(record, nullptr, /*allow_exceptions=*/false);
+  const Error bad(m.name() + ": not a statistics record of this material", ErrorCode::InvalidArgument);
+  if (!m.is_valid() || !m.is_canonical() || m.white() == 0 || m.black() == 0 || m.pieces() > kMaxIndexPieces ||
+      !j.is_object() || j.value("material", "") != m.name())
+    return bad;
+  const MaterialIndex index(m);
+  MaterialStats out;
+  out.material = m;
+  out.sides = m.is_symmetric() ? 1 : 2;
+  out.positions = table_slots(m);
+  try {
+    for (int side = 0; side < 2; ++side) {
+      const json& c = j.at(side == 0 ? "white_to_move" : "black_to_move");
+      out.by_side[side] = {c.at(0).get<std::uint64_t>(), c.at(1).get<std::uint64_t>(), c.at(2).get<std::uint64_t>()};
+      out.total += out.by_side[side];
+    }
+    out.captures = j.at("captures").get<std::uint64_t>();
+    out.has_dtw = j.at("has_dtw").get<bool>();
+    out.has_dtc = j.at("has_dtc").get<bool>();
+    for (Metric metric : {Metric::DTW, Metric::DTC}) {
+      const json& w = j.at(metric == Metric::DTW ? "dtw" : "dtc");
+      if (w.is_null()) continue;
+      Best b{true, w.at("plies").get<std::uint16_t>(), w.at("slot").get<std::uint64_t>(),
+             w.at("count").get<std::uint64_t>()};
+      if (b.slot >= out.positions) return bad;
+      fill_example(tb, index, b, metric, options.lines, metric == Metric::DTW ? out.dtw : out.dtc);
+    }
+  } catch (const json::exception&) {
+    return bad;
+  }
+  if (out.total.positions() != out.positions) return bad;
   return out;
 }
 

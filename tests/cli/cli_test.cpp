@@ -124,6 +124,37 @@ TEST_F(Cli, VerifyJournalResumesAndRefusesOtherFiles) {
   EXPECT_EQ(fs::file_size(table), size);
 }
 
+// info --stats --journal: the second run takes every material from the
+// journal and prints the same report; --journal needs --stats.
+TEST_F(Cli, InfoStatsJournalGivesTheSameReport) {
+  const std::string journal = (dir_ / "stats.journal").string();
+  Outcome first = damka("info --stats --json -t 2 --journal " + journal + " " + dir_.string());
+  ASSERT_EQ(first.code, 0) << first.out;
+  Outcome second = damka("info --stats --json -t 2 --journal " + journal + " " + dir_.string());
+  ASSERT_EQ(second.code, 0) << second.out;
+  Outcome plain = damka("info --stats --json -t 2 " + dir_.string());
+  ASSERT_EQ(plain.code, 0) << plain.out;
+  auto a = nlohmann::json::parse(first.out), b = nlohmann::json::parse(second.out);
+  EXPECT_EQ(b["journal"], journal);
+  a.erase("journal");
+  b.erase("journal");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(b, nlohmann::json::parse(plain.out));
+  const auto recorded = nlohmann::json::parse(std::ifstream(journal));
+  EXPECT_EQ(recorded["format"], "damka stats journal");
+  EXPECT_EQ(recorded["variants"]["russian"].size(), 9u);
+  // A verify journal is no stats journal: refused, left as it is.
+  Outcome wrong = damka("verify " + dir_.string() + " -v russian --journal " + (dir_ / "v.journal").string());
+  ASSERT_EQ(wrong.code, 0) << wrong.out;
+  wrong = damka("info --stats --journal " + (dir_ / "v.journal").string() + " " + dir_.string());
+  EXPECT_EQ(wrong.code, 2) << wrong.out;
+  EXPECT_NE(wrong.out.find("not a damka stats journal"), std::string::npos) << wrong.out;
+  wrong = damka("info --journal " + journal + " " + dir_.string());
+  EXPECT_EQ(wrong.code, 2) << wrong.out;
+  fs::remove(journal);
+  fs::remove(dir_ / "v.journal");
+}
+
 // info --stats: every material's counts and longest wins (JSON shape, the
 // same for any thread count, text); plain info says what its counts cover.
 TEST_F(Cli, InfoStatsAndWhatPlainInfoCounts) {

@@ -282,6 +282,55 @@ TEST(MaterialStats, IndependentOfThreads) {
   }
 }
 
+// A journal's record (stats_record) gives back the same statistics, the
+// examples' positions and lines included; anything else is refused.
+TEST(MaterialStats, RecordGivesTheSameStatistics) {
+  auto tb = Tablebase::open(rules_of(Variant::Russian), tables(Variant::Russian, 4));
+  ASSERT_TRUE(tb.ok()) << tb.message();
+  for (const Material& m : all_materials(4)) {
+    auto s = material_stats(**tb, m);
+    ASSERT_TRUE(s.ok()) << s.message();
+    auto back = stats_from_record(**tb, m, stats_record(*s));
+    ASSERT_TRUE(back.ok()) << m.name() << ": " << back.message();
+    EXPECT_EQ(back->sides, s->sides) << m.name();
+    EXPECT_EQ(back->positions, s->positions) << m.name();
+    EXPECT_EQ(back->by_side[0], s->by_side[0]) << m.name();
+    EXPECT_EQ(back->by_side[1], s->by_side[1]) << m.name();
+    EXPECT_EQ(back->total, s->total) << m.name();
+    EXPECT_EQ(back->captures, s->captures) << m.name();
+    EXPECT_EQ(back->has_dtw, s->has_dtw) << m.name();
+    EXPECT_EQ(back->has_dtc, s->has_dtc) << m.name();
+    for (const auto& [a, b] : {std::pair{&back->dtw, &s->dtw}, std::pair{&back->dtc, &s->dtc}}) {
+      EXPECT_EQ(a->found, b->found) << m.name();
+      EXPECT_EQ(a->plies, b->plies) << m.name();
+      EXPECT_EQ(a->count, b->count) << m.name();
+      EXPECT_EQ(a->slot, b->slot) << m.name();
+      EXPECT_EQ(a->material, b->material) << m.name();
+      EXPECT_EQ(a->position, b->position) << m.name();
+      EXPECT_EQ(a->line_status, b->line_status) << m.name();
+      ASSERT_EQ(a->line.size(), b->line.size()) << m.name();
+      for (std::size_t i = 0; i < a->line.size(); ++i) EXPECT_TRUE(a->line[i].same_result(b->line[i])) << m.name();
+    }
+  }
+  auto s = material_stats(**tb, mat("2Kv1K1M"));
+  ASSERT_TRUE(s.ok());
+  const std::string good = stats_record(*s);
+  for (const std::string& bad : {std::string("{}"), std::string("[1,2]"), std::string("not json"),
+                                 stats_record(*material_stats(**tb, mat("2Mv2M")))}) {
+    auto r = stats_from_record(**tb, mat("2Kv1K1M"), bad);
+    EXPECT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.code(), ErrorCode::InvalidArgument) << bad;
+  }
+  // Counts that do not add up to the material's positions.
+  std::string wrong = good;
+  wrong.replace(wrong.find("\"captures\""), 0, "\"x\":0,");
+  EXPECT_TRUE(stats_from_record(**tb, mat("2Kv1K1M"), wrong).ok());  // an extra field is harmless
+  const auto at = good.find("\"white_to_move\":[") + 17;
+  wrong = good;
+  wrong.insert(at, "1");
+  EXPECT_EQ(stats_from_record(**tb, mat("2Kv1K1M"), wrong).code(), ErrorCode::InvalidArgument) << wrong;
+}
+
 // By piece count: the same whatever the order of the materials given.
 TEST(MaterialStats, ByPiecesIndependentOfOrder) {
   auto tb = Tablebase::open(rules_of(Variant::Russian), tables(Variant::Russian, 3));

@@ -39,6 +39,8 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "damka/expected.hpp"
@@ -112,6 +114,19 @@ struct StatsOptions {
 // two lines.  Thread-safe (tb is); uses `options.threads` OpenMP threads.
 Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& canonical,
                                        const StatsOptions& options = {});
+
+// The numbers of `s` as the JSON text of an object, for a ResultsJournal
+// (results_journal.hpp: `damka info --stats --journal`): the counts, the
+// files present, and each longest win's plies, count and slot (not its
+// position or line, which follow from the slot).  Cost: linear in nothing.
+std::string stats_record(const MaterialStats& s);
+// The statistics of `canonical` from a stats_record() of it: the example
+// positions from their slots, their lines probed through `tb` again when
+// options.lines (the same as material_stats() gives, without the sweep).
+// InvalidArgument when `record` is not one of `canonical`'s.  Cost: the two
+// lines (a few hundred probes).  Thread-safe.
+Expected<MaterialStats> stats_from_record(const Tablebase& tb, const Material& canonical, std::string_view record,
+                                          const StatsOptions& options = {});
 
 // The canonical materials with a WDL file in tb.directory(), by pieces,
 // then in Material order; none when there is no such folder.  Errors: the
