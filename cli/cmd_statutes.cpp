@@ -30,11 +30,16 @@ void register_statutes(CLI::App& app, int& rc, const Context& context) {
       ->check(non_empty_size());
   cmd->add_option("--temp-dir", o->temp_dir,
                   "Where the temporary folder of statute-aware counts goes (default: $TMPDIR, else /tmp)");
+  cmd->add_option("--keep-dir", o->keep_dir,
+                  "Keep the statute-aware counts and each material's figures in DIR (made if missing) instead of "
+                  "temporary files: the same command run again goes on where a stopped run stopped");
   cmd->add_flag("--json", o->json, "Print the report as JSON");
   cmd->add_flag("--list", o->list, "List the rulebooks found (and where) and exit");
   cmd->footer("Each clause is judged by statute-aware values: a covered position stays won when the winner can end\n"
               "the clause's count (a capture or promotion changes the balance) still winning within the limit.\n"
               "Tables are read through bounded block caches and the counts kept in temporary files, within --memory.\n"
+              "A 7-piece set takes hours: with --keep-dir DIR the counts and figures stay in DIR, and the same\n"
+              "command run again reads them instead of computing them (while the tables are unchanged).\n"
               "JSON fields: docs/statutes-report.md.  Exit status 1 when no table a clause needs is present.\n"
               "Rulebooks are read from --rulebooks-dir, else $DAMKA_RULEBOOKS, else <prefix>/share/damka/rulebooks\n"
               "of an installed damka, else data/rulebooks of the source tree.");

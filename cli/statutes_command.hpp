@@ -23,7 +23,7 @@ struct StatutesOptions {
   std::string svg;
   std::string rulebooks_dir;
   std::string memory;
-  std::string temp_dir;
+  std::string temp_dir, keep_dir;
   int max_pieces = 7;
   int examples = 5;
   std::string material;

@@ -50,6 +50,8 @@ Expected<StatutesSetup> setup_statutes(const StatutesOptions& o, Report& report)
   s.values.memory_budget = *memory;
   s.values.env = o.env;
   s.values.work_dir = o.temp_dir;
+  s.values.keep_dir = o.keep_dir;
+  if (!o.keep_dir.empty()) report.set("keep_dir", o.keep_dir);
   if (s.values.work_dir.empty()) {
     std::error_code ec;
     s.values.work_dir = std::filesystem::temp_directory_path(ec);

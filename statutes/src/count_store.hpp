@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
+
+#include <nlohmann/json.hpp>
 #include <memory>
 #include <span>
 #include <string>
@@ -15,6 +18,7 @@
 
 #include "damka/cached_table.hpp"
 #include "damka/expected.hpp"
+#include "damka/results_journal.hpp"
 #include "damka/material.hpp"
 #include "damka/rules.hpp"
 #include "damka/statutes.hpp"
@@ -42,6 +46,29 @@ class CountStore {
   virtual const StatuteCounts* find(const CountKey& key) const = 0;
   // A writer for a key's counts (`slots` of them).  Not thread-safe.
   virtual Expected<std::unique_ptr<CountWriter>> write(const CountKey& key, std::uint64_t slots) = 0;
+
+  // A store that keeps its counts across runs (FileCountStore with a keep
+  // folder) gives back what an earlier run computed; the others nothing.
+  // The counts of a key an earlier run kept, from now on found by find();
+  // nullptr when there are none (or the material's tables changed since).
+  // Not thread-safe.
+  virtual Expected<const StatuteCounts*> recall(const CountKey& key) {
+    (void)key;
+    return nullptr;
+  }
+  // A material's result (JSON text of an object) kept under `what` by an
+  // earlier run (keep_result), or nothing.  Not thread-safe.
+  virtual Expected<std::optional<std::string>> recall_result(const Material& canonical, const std::string& what) {
+    (void)canonical;
+    (void)what;
+    return std::optional<std::string>();
+  }
+  virtual Status keep_result(const Material& canonical, const std::string& what, const std::string& json) {
+    (void)canonical;
+    (void)what;
+    (void)json;
+    return {};
+  }
 };
 
 // Counts held in memory (2 bytes a slot of every material computed).
@@ -72,16 +99,35 @@ class FileCountStore final : public CountStore {
  public:
   FileCountStore(const Rules& rules, std::filesystem::path work_dir, std::uint64_t cache_bytes,
                  Env& env = default_env());
+  // The counts kept in `keep_dir` (made when missing, never removed) across
+  // runs, with a journal (results_journal.hpp, "statutes.journal" there) of
+  // which file holds which counts and of the results kept by keep_result:
+  // each under its material, given back while the material's table files
+  // under `tables_root` (WDL, DTW and DTC) are unchanged.
+  FileCountStore(const Rules& rules, std::filesystem::path keep_dir, std::filesystem::path tables_root,
+                 std::uint64_t cache_bytes, Env& env = default_env());
   ~FileCountStore() override;
   const StatuteCounts* find(const CountKey& key) const override;
   Expected<std::unique_ptr<CountWriter>> write(const CountKey& key, std::uint64_t slots) override;
+  Expected<const StatuteCounts*> recall(const CountKey& key) override;
+  Expected<std::optional<std::string>> recall_result(const Material& canonical, const std::string& what) override;
+  Status keep_result(const Material& canonical, const std::string& what, const std::string& json) override;
 
  private:
   class Table;
   class Writer;
   const Rules& rules_;
   Env& env_;
-  std::filesystem::path work_dir_, dir_;  // dir_: the temporary folder, once made
+  // A kept material's journal entry ({"counts": {key: file}, "results":
+  // {what: result}}), or an empty object; and its replacement.
+  Expected<nlohmann::json> entry(const Material& canonical);
+  Status put(const Material& canonical, const nlohmann::json& entry);
+  Status open_journal();
+
+  std::filesystem::path work_dir_, dir_;  // dir_: the temporary folder, once made (the keep folder)
+  std::filesystem::path tables_root_;     // keeping: where the tables are
+  bool keep_ = false;
+  std::unique_ptr<ResultsJournal> journal_;  // keeping, once opened
   int files_ = 0;
   std::unique_ptr<TableCache> cache_;  // before tables_: their files hold blocks in it
   std::map<CountKey, std::unique_ptr<Table>> tables_;

@@ -13,6 +13,8 @@
 #include "damka/statutes.hpp"
 #include "material_index.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace damka {
 namespace {
 
@@ -33,6 +35,81 @@ void keep_saved(std::vector<Example>& v, const Example& e, int n) {
   auto it = std::upper_bound(v.begin(), v.end(), e, better_saved);
   v.insert(it, e);
   if (static_cast<int>(v.size()) > n) v.pop_back();
+}
+
+// What one clause found in some slots of a material (a chunk, or the whole
+// material): what the walk in slot order keeps of them (sums, first
+// examples, the first best).
+struct Found {
+  SideFigures side[2];
+  std::optional<Example> any_example, draw_example, longest, shortest_over;
+  std::vector<Example> saved;
+
+  // Adds what the slots after these found: the same as one walk over both.
+  void merge(const Found& c, int examples) {
+    for (int s = 0; s < 2; ++s) side[s].add(c.side[s]);
+    if (!any_example) any_example = c.any_example;
+    if (!draw_example) draw_example = c.draw_example;
+    if (c.longest && (!longest || c.longest->moves_needed > longest->moves_needed)) longest = c.longest;
+    for (const Example& e : c.saved) keep_saved(saved, e, examples);
+    if (c.shortest_over && (!shortest_over || c.shortest_over->moves_needed < shortest_over->moves_needed))
+      shortest_over = c.shortest_over;
+  }
+};
+
+// A material's Found kept across runs (ValueSource::keep_result): the
+// figures, and the examples by FEN and codes (their lines are found at the
+// end of every run).
+nlohmann::json example_json(const Rules& rules, const std::optional<Example>& e) {
+  if (!e) return nullptr;
+  return {{"fen", to_fen(rules, e->position)}, {"count", e->count.encode()}, {"statute", e->statute.encode()},
+          {"dtw", e->dtw.encode()}, {"need", e->moves_needed}};
+}
+
+std::optional<Example> example_from(const Rules& rules, const nlohmann::json& j) {
+  if (j.is_null()) return std::nullopt;
+  auto p = parse_fen(rules, j.at("fen").get<std::string>());
+  if (!p) throw std::invalid_argument(p.message());
+  return Example{*p, Value::decode(j.at("count").get<std::uint16_t>()), Value::decode(j.at("statute").get<std::uint16_t>()),
+                 Value::decode(j.at("dtw").get<std::uint16_t>()), j.at("need").get<int>(), {}};
+}
+
+nlohmann::json side_json(const SideFigures& f) {
+  return nlohmann::json::array({f.positions, f.white_wins, f.draws, f.black_wins, f.sa_white_wins, f.sa_draws,
+                                f.sa_black_wins, f.into_draws, f.over_limit, f.longest, f.longest_needed});
+}
+
+SideFigures side_from(const nlohmann::json& j) {
+  SideFigures f;
+  std::uint64_t* u[] = {&f.positions,     &f.white_wins, &f.draws,        &f.black_wins, &f.sa_white_wins,
+                        &f.sa_draws,      &f.sa_black_wins, &f.into_draws, &f.over_limit};
+  for (std::size_t i = 0; i < 9; ++i) *u[i] = j.at(i).get<std::uint64_t>();
+  f.longest = j.at(9).get<int>();
+  f.longest_needed = j.at(10).get<int>();
+  return f;
+}
+
+nlohmann::json found_json(const Rules& rules, const Found& f) {
+  nlohmann::json saved = nlohmann::json::array();
+  for (const Example& e : f.saved) saved.push_back(example_json(rules, e));
+  return {{"side", {side_json(f.side[0]), side_json(f.side[1])}},
+          {"any", example_json(rules, f.any_example)},
+          {"draw", example_json(rules, f.draw_example)},
+          {"longest", example_json(rules, f.longest)},
+          {"shortest_over", example_json(rules, f.shortest_over)},
+          {"saved", saved}};
+}
+
+Found found_from(const Rules& rules, const nlohmann::json& j) {
+  Found f;
+  f.side[0] = side_from(j.at("side").at(0));
+  f.side[1] = side_from(j.at("side").at(1));
+  f.any_example = example_from(rules, j.at("any"));
+  f.draw_example = example_from(rules, j.at("draw"));
+  f.longest = example_from(rules, j.at("longest"));
+  f.shortest_over = example_from(rules, j.at("shortest_over"));
+  for (const nlohmann::json& e : j.at("saved")) f.saved.push_back(*example_from(rules, e));
+  return f;
 }
 
 std::string fen(const Rules& rules, const Position& p) { return to_fen(rules, p); }
@@ -150,6 +227,112 @@ void finish_clause(ClauseWork& w, const Rules& rules) {
   r.verdict = v;
 }
 
+// Walks every slot of `m` for the clauses `covering` (indices into work):
+// the counts computed (or read) first, then the plain values and the counts
+// read in slot order through the source (for files, its block caches: no
+// table is held whole), in chunks in parallel, each keeping what the walk in
+// slot order would keep of its slots, merged in slot order: the same result
+// as one walk, for any thread count.
+Expected<std::vector<Found>> walk_material(const Rulebook& book, const ValueSource& values, const Material& m,
+                                           const std::vector<std::size_t>& covering,
+                                           const std::vector<ClauseWork>& work, int examples) {
+  std::vector<const StatuteCounts*> counts(covering.size());
+  for (std::size_t k = 0; k < covering.size(); ++k) {
+    auto sc = values.statute_table(book, *work[covering[k]].clause, m);
+    if (!sc) return sc.error();
+    counts[k] = *sc;
+  }
+  const MaterialIndex& index = material_index(m);
+  const std::uint64_t n = table_slots(index);
+  for (std::size_t k = 0; k < covering.size(); ++k)
+    if (counts[k]->slots() != n) return Error("statute counts of " + m.name() + " have the wrong size");
+  constexpr std::uint64_t kChunk = std::uint64_t{1} << 15;
+  const std::int64_t chunks = static_cast<std::int64_t>((n + kChunk - 1) / kChunk);
+  std::vector<std::vector<Found>> found(static_cast<std::size_t>(chunks));
+  std::string first_error;
+  std::atomic<bool> failed{false};
+  auto slots = values.slots(m);
+  if (!slots) return slots.error();
+  const SlotSource& plain_values = **slots;
+#pragma omp parallel
+  {
+    SlotSource::Range range;
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t ci = 0; ci < chunks; ++ci) {
+      if (failed.load(std::memory_order_relaxed)) continue;
+      std::vector<Found> local(covering.size());
+      std::string why;
+      const std::uint64_t begin = static_cast<std::uint64_t>(ci) * kChunk;
+      const std::uint64_t end = std::min<std::uint64_t>(n, begin + kChunk);
+      if (Status st = plain_values.read(begin, end - begin, {.dtw = true}, range); !st.ok()) why = st.message();
+      for (std::uint64_t s = begin; s < end && why.empty(); ++s) {
+        const Position p0 = range.positions[s - begin];
+        auto plain = plain_values.value(range, s - begin, Metric::DTW);
+        if (!plain) {
+          why = plain.message();
+          break;
+        }
+        const Value dtw = *plain;
+        // A symmetric material stores White to move only; Black to move is
+        // the colour-reversed image, with the same value.
+        const int images = m.is_symmetric() ? 2 : 1;
+        for (int im = 0; im < images && why.empty(); ++im) {
+          const Position p = im == 0 ? p0 : p0.flipped();
+          std::optional<Color> winner;
+          if (dtw.wdl != Wdl::Draw) winner = dtw.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
+          for (std::size_t k = 0; k < covering.size(); ++k) {
+            Found& w = local[k];
+            const Clause& c = *work[covering[k]].clause;
+            const auto stronger = clause_covers(book, c, p, winner);
+            if (!stronger) continue;
+            SideFigures& f = w.side[idx(p.side_to_move)];
+            ++f.positions;
+            auto code = counts[k]->code(s);
+            if (!code) {
+              why = code.message();
+              break;
+            }
+            const Value count = Value::decode(*code);
+            const Value sa = limit_count(count, c.limit);
+            const int need = count.wdl == Wdl::Draw ? -1 : winner_moves(count);
+            const Example e{p, count, sa, dtw, need, {}};
+            if (!w.any_example) w.any_example = e;
+            if (sa.wdl == Wdl::Draw) ++f.sa_draws;
+            else ((sa.wdl == Wdl::Win) == (p.side_to_move == Color::White) ? f.sa_white_wins : f.sa_black_wins)++;
+            if (!winner) {
+              ++f.draws;
+              if (!w.draw_example && p.side_to_move == *stronger) w.draw_example = e;
+              continue;
+            }
+            (*winner == Color::White ? f.white_wins : f.black_wins)++;
+            f.longest_needed = std::max(f.longest_needed, need);
+            if (sa.wdl != Wdl::Draw) {
+              if (need > f.longest) f.longest = need;
+              if (!w.longest || need > w.longest->moves_needed) w.longest = e;
+              continue;
+            }
+            ++f.into_draws;
+            if (need < 0) continue;  // every winning exit is a statute draw
+            ++f.over_limit;
+            keep_saved(w.saved, e, examples);
+            if (!w.shortest_over || need < w.shortest_over->moves_needed) w.shortest_over = e;
+          }
+        }
+      }
+      if (!why.empty()) {
+#pragma omp critical(damka_statute_report)
+        if (!failed.exchange(true)) first_error = why;
+      }
+      found[static_cast<std::size_t>(ci)] = std::move(local);
+    }
+  }
+  if (failed) return Error(first_error);
+  std::vector<Found> out(covering.size());
+  for (const std::vector<Found>& chunk : found)
+    for (std::size_t k = 0; k < covering.size(); ++k) out[k].merge(chunk[k], examples);
+  return out;
+}
+
 }  // namespace
 
 void SideFigures::add(const SideFigures& o) {
@@ -220,6 +403,9 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
       options.progress(m, done, total,
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   };
+  // The key of a material's kept figures (they depend on the book and on
+  // how many examples are listed).
+  const std::string kept_what = "report " + book.name + " examples " + std::to_string(options.examples);
   for (const Material& m : order) {
     std::vector<std::size_t> covering;
     for (std::size_t i = 0; i < work.size(); ++i)
@@ -232,125 +418,48 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
     progress(m);
     done += table_slots(m);
     rep.largest_table = std::max(rep.largest_table, m.pieces());
-    std::vector<const StatuteCounts*> counts(covering.size());
+    // What each covering clause finds in the material: kept by an earlier
+    // run (TableDirOptions::keep_dir), or walked now.
+    std::vector<Found> mine(covering.size());
+    auto kept = values.kept_result(m, kept_what);
+    if (!kept) return kept.error();
+    bool recalled = false;
+    if (*kept) {
+      try {
+        const nlohmann::json j = nlohmann::json::parse(**kept);
+        for (std::size_t k = 0; k < covering.size(); ++k)
+          mine[k] = found_from(rules, j.at("clauses").at(work[covering[k]].clause->id));
+        recalled = true;
+      } catch (const std::exception&) {  // another book's clauses, or damaged: walked again
+        mine.assign(covering.size(), Found{});
+      }
+    }
+    if (!recalled) {
+      auto walked = walk_material(book, values, m, covering, work, options.examples);
+      if (!walked) return walked.error();
+      mine = std::move(*walked);
+      nlohmann::json clauses = nlohmann::json::object();
+      for (std::size_t k = 0; k < covering.size(); ++k)
+        clauses[work[covering[k]].clause->id] = found_json(rules, mine[k]);
+      if (Status st = values.keep_result(m, kept_what, nlohmann::json{{"clauses", clauses}}.dump()); !st.ok())
+        return st.error();
+    }
     for (std::size_t k = 0; k < covering.size(); ++k) {
-      auto sc = values.statute_table(book, *work[covering[k]].clause, m);
-      if (!sc) return sc.error();
-      counts[k] = *sc;
+      const Found& c = mine[k];
+      ClauseWork& w = work[covering[k]];
+      MaterialFigures fig;
+      fig.material = m;
+      fig.side[0] = c.side[0];
+      fig.side[1] = c.side[1];
+      if (!w.any_example) w.any_example = c.any_example;
+      if (!w.draw_example) w.draw_example = c.draw_example;
+      if (c.longest && (!w.report.longest || c.longest->moves_needed > w.report.longest->moves_needed))
+        w.report.longest = c.longest;
+      for (const Example& e : c.saved) keep_saved(w.report.saved, e, options.examples);
+      if (c.shortest_over && (!w.shortest_over || c.shortest_over->moves_needed < w.shortest_over->moves_needed))
+        w.shortest_over = c.shortest_over;
+      if (fig.side[0].positions + fig.side[1].positions > 0) w.report.materials.push_back(fig);
     }
-    std::vector<MaterialFigures> figs(covering.size());
-    for (MaterialFigures& f : figs) f.material = m;
-    // In slot order: the plain values and the counts are read through the
-    // source (for files, its block caches: no table is held whole).
-    const MaterialIndex& index = material_index(m);
-    const std::uint64_t n = table_slots(index);
-    for (std::size_t k = 0; k < covering.size(); ++k)
-      if (counts[k]->slots() != n) return Error("statute counts of " + m.name() + " have the wrong size");
-    // Chunks of slots in parallel; each keeps what the walk in slot order
-    // would keep of its slots (sums, first examples, the first best), and
-    // the chunks are merged in slot order: the same result as one walk.
-    struct Found {  // per covering clause, of one chunk
-      SideFigures side[2];
-      std::optional<Example> any_example, draw_example, longest, shortest_over;
-      std::vector<Example> saved;
-    };
-    constexpr std::uint64_t kChunk = std::uint64_t{1} << 15;
-    const std::int64_t chunks = static_cast<std::int64_t>((n + kChunk - 1) / kChunk);
-    std::vector<std::vector<Found>> found(static_cast<std::size_t>(chunks));
-    std::string first_error;
-    std::atomic<bool> failed{false};
-    auto slots = values.slots(m);
-    if (!slots) return slots.error();
-    const SlotSource& plain_values = **slots;
-#pragma omp parallel
-    {
-      SlotSource::Range range;
-#pragma omp for schedule(dynamic, 1)
-      for (std::int64_t ci = 0; ci < chunks; ++ci) {
-        if (failed.load(std::memory_order_relaxed)) continue;
-        std::vector<Found> local(covering.size());
-        std::string why;
-        const std::uint64_t begin = static_cast<std::uint64_t>(ci) * kChunk;
-        const std::uint64_t end = std::min<std::uint64_t>(n, begin + kChunk);
-        if (Status st = plain_values.read(begin, end - begin, {.dtw = true}, range); !st.ok()) why = st.message();
-        for (std::uint64_t s = begin; s < end && why.empty(); ++s) {
-          const Position p0 = range.positions[s - begin];
-          auto plain = plain_values.value(range, s - begin, Metric::DTW);
-          if (!plain) {
-            why = plain.message();
-            break;
-          }
-          const Value dtw = *plain;
-          // A symmetric material stores White to move only; Black to move is
-          // the colour-reversed image, with the same value.
-          const int images = m.is_symmetric() ? 2 : 1;
-          for (int im = 0; im < images && why.empty(); ++im) {
-            const Position p = im == 0 ? p0 : p0.flipped();
-            std::optional<Color> winner;
-            if (dtw.wdl != Wdl::Draw) winner = dtw.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
-            for (std::size_t k = 0; k < covering.size(); ++k) {
-              Found& w = local[k];
-              const Clause& c = *work[covering[k]].clause;
-              const auto stronger = clause_covers(book, c, p, winner);
-              if (!stronger) continue;
-              SideFigures& f = w.side[idx(p.side_to_move)];
-              ++f.positions;
-              auto code = counts[k]->code(s);
-              if (!code) {
-                why = code.message();
-                break;
-              }
-              const Value count = Value::decode(*code);
-              const Value sa = limit_count(count, c.limit);
-              const int need = count.wdl == Wdl::Draw ? -1 : winner_moves(count);
-              const Example e{p, count, sa, dtw, need, {}};
-              if (!w.any_example) w.any_example = e;
-              if (sa.wdl == Wdl::Draw) ++f.sa_draws;
-              else ((sa.wdl == Wdl::Win) == (p.side_to_move == Color::White) ? f.sa_white_wins : f.sa_black_wins)++;
-              if (!winner) {
-                ++f.draws;
-                if (!w.draw_example && p.side_to_move == *stronger) w.draw_example = e;
-                continue;
-              }
-              (*winner == Color::White ? f.white_wins : f.black_wins)++;
-              f.longest_needed = std::max(f.longest_needed, need);
-              if (sa.wdl != Wdl::Draw) {
-                if (need > f.longest) f.longest = need;
-                if (!w.longest || need > w.longest->moves_needed) w.longest = e;
-                continue;
-              }
-              ++f.into_draws;
-              if (need < 0) continue;  // every winning exit is a statute draw
-              ++f.over_limit;
-              keep_saved(w.saved, e, options.examples);
-              if (!w.shortest_over || need < w.shortest_over->moves_needed) w.shortest_over = e;
-            }
-          }
-        }
-        if (!why.empty()) {
-#pragma omp critical(damka_statute_report)
-          if (!failed.exchange(true)) first_error = why;
-        }
-        found[static_cast<std::size_t>(ci)] = std::move(local);
-      }
-    }
-    if (failed) return Error(first_error);
-    for (const std::vector<Found>& chunk : found)
-      for (std::size_t k = 0; k < covering.size(); ++k) {
-        const Found& c = chunk[k];
-        ClauseWork& w = work[covering[k]];
-        for (int side = 0; side < 2; ++side) figs[k].side[side].add(c.side[side]);
-        if (!w.any_example) w.any_example = c.any_example;
-        if (!w.draw_example) w.draw_example = c.draw_example;
-        if (c.longest && (!w.report.longest || c.longest->moves_needed > w.report.longest->moves_needed))
-          w.report.longest = c.longest;
-        for (const Example& e : c.saved) keep_saved(w.report.saved, e, options.examples);
-        if (c.shortest_over && (!w.shortest_over || c.shortest_over->moves_needed < w.shortest_over->moves_needed))
-          w.shortest_over = c.shortest_over;
-      }
-    for (std::size_t k = 0; k < covering.size(); ++k)
-      if (figs[k].side[0].positions + figs[k].side[1].positions > 0)
-        work[covering[k]].report.materials.push_back(figs[k]);
   }
   for (ClauseWork& w : work) {
     // The lines of the quoted positions.

@@ -23,14 +23,18 @@ std::uint64_t cache_share(const TableDirOptions& o) {
 }  // namespace
 
 TableDirValues::TableDirValues(const Rules& rules, std::filesystem::path dir, const TableDirOptions& options)
-    : ValueSource(rules, options.work_dir.empty()
+    : ValueSource(rules, !options.keep_dir.empty()
+                             ? std::make_unique<FileCountStore>(rules, options.keep_dir,
+                                                                tables_root(dir, rules, env_or_default(options.env)),
+                                                                cache_share(options), env_or_default(options.env))
+                         : options.work_dir.empty()
                              ? std::unique_ptr<CountStore>()
                              : std::make_unique<FileCountStore>(rules, options.work_dir,
                                                                 cache_share(options),
                                                                 env_or_default(options.env))),
       env_(&env_or_default(options.env)),
       dir_(tables_root(dir, rules, *env_)) {
-  const std::uint64_t caches = cache_share(options) * (options.work_dir.empty() ? 1 : 2);
+  const std::uint64_t caches = cache_share(options) * (options.work_dir.empty() && options.keep_dir.empty() ? 1 : 2);
   engine_budget_ = options.memory_budget > caches ? options.memory_budget - caches : 0;
   TablebaseOptions t;
   t.cache_bytes = cache_share(options);

@@ -40,7 +40,8 @@ const Clause* family_entry(const Rulebook& book, const Clause& clause, const Pos
 }
 
 CountKey statute_key(const Rulebook& book, const Clause& clause, const Material& m) {
-  return {book.name + "\n" + clause.id, m};
+  return {book.name + "\n" + clause.id + "\n" + std::to_string(clause.limit) + "/" + std::to_string(clause.restarts),
+          m};
 }
 
 }  // namespace
@@ -49,6 +50,8 @@ Expected<const StatuteCounts*> ValueSource::statute_table(const Rulebook& book, 
                                                           const Material& canonical) const {
   if (!clause.judgeable) return Error("clause " + clause.id + " cannot be judged from tables", ErrorCode::InvalidArgument);
   if (const StatuteCounts* c = counts_->find(statute_key(book, clause, canonical))) return c;
+  // Kept by an earlier run (TableDirOptions::keep_dir).
+  if (auto kept = counts_->recall(statute_key(book, clause, canonical)); !kept || *kept != nullptr) return kept;
   if (!has_table(canonical))
     return Error("no table for " + canonical.name() + " (" + describe() + ")", ErrorCode::NotFound);
   // The balances the exits reach first (not from inside the engine's threads).
@@ -63,6 +66,15 @@ Expected<const StatuteCounts*> ValueSource::statute_table(const Rulebook& book, 
     }
   }
   return compute_counts(book, clause, canonical);
+}
+
+Expected<std::optional<std::string>> ValueSource::kept_result(const Material& canonical,
+                                                              const std::string& what) const {
+  return counts_->recall_result(canonical, what);
+}
+
+Status ValueSource::keep_result(const Material& canonical, const std::string& what, const std::string& json) const {
+  return counts_->keep_result(canonical, what, json);
 }
 
 Expected<Value> ValueSource::statute_count(const Rulebook& book, const Clause& clause, const Position& p) const {

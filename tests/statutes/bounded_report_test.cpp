@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <string>
 
 #include "damka/generate.hpp"
@@ -78,6 +80,77 @@ TEST_P(BoundedReport, EqualsTheWholeTableReport) {
     }
     EXPECT_TRUE(fs::is_empty(work.path)) << "the temporary folder is removed with the source";
   }
+}
+
+// Work kept across runs (TableDirOptions::keep_dir): the report is the
+// same; a run stopped part way through (the figures and counts of the
+// 4-piece materials not kept yet) goes on where it stopped; a run after a
+// whole one writes nothing; a table rewritten has its counts computed again.
+TEST_P(BoundedReport, KeptWorkGivesTheSameReportAndGoesOnWhereItStopped) {
+  const Rules& rules = rules_of(GetParam().variant);
+  TempDir tables(std::string(rules.name) + "_tables"), keep(std::string(rules.name) + "_keep", false);
+  GenerateOptions g;
+  g.max_pieces = 4;
+  g.out = tables.path;
+  g.threads = 2;
+  ASSERT_TRUE(generate(rules, g).ok());
+  const Rulebook book = statutes_test::book(GetParam().book);
+  ReportOptions opt;
+  opt.max_pieces = 4;
+  statutes_test::WholeTableValues whole(rules, tables.path);
+  auto want = analyse(book, rules, whole, opt);
+  ASSERT_TRUE(want.ok()) << want.message();
+  const std::string want_json = report_json(*want, rules).dump(2), want_text = report_text(*want, rules);
+  TableDirOptions o;
+  o.memory_budget = std::uint64_t{256} << 20;
+  o.keep_dir = keep.path;
+  auto run = [&] {
+    TableDirValues values(rules, tables.path, o);
+    auto got = analyse(book, rules, values, opt);
+    ASSERT_TRUE(got.ok()) << got.message();
+    EXPECT_EQ(report_json(*got, rules).dump(2), want_json);
+    EXPECT_EQ(report_text(*got, rules), want_text);
+  };
+  // What the keep folder holds: each file's name and time.
+  auto listing = [&] {
+    std::map<std::string, fs::file_time_type> out;
+    for (const auto& e : fs::directory_iterator(keep.path)) out[e.path().filename().string()] = e.last_write_time();
+    return out;
+  };
+  run();
+  const fs::path journal = keep.path / "statutes.journal";
+  ASSERT_TRUE(fs::exists(journal));
+  std::size_t count_files = 0;
+  for (const auto& [name, time] : listing()) count_files += name.ends_with(".counts");
+  EXPECT_GT(count_files, 0u);
+
+  // Stopped after the 3-piece materials: the 4-piece ones' work is gone.
+  auto j = nlohmann::json::parse(std::ifstream(journal));
+  auto& materials = j["variants"][table_family(rules)];
+  std::vector<std::string> four;
+  for (auto it = materials.begin(); it != materials.end(); ++it)
+    if (Material::parse(it.key())->pieces() == 4) four.push_back(it.key());
+  ASSERT_FALSE(four.empty());
+  for (const std::string& name : four) {
+    for (const auto& [key, file] : materials[name]["counts"].items()) fs::remove(keep.path / file.get<std::string>());
+    materials.erase(name);
+  }
+  std::ofstream(journal) << j.dump();
+  run();
+  const auto after = listing();
+  run();  // everything kept: nothing written
+  EXPECT_EQ(listing(), after);
+
+  // A table rewritten (the same bytes, a new file): its counts are computed again.
+  const Material m = *Material::parse(four.front());
+  const fs::path wdl = table_path(tables.path, rules, m, Metric::WDL);
+  fs::copy_file(wdl, wdl.string() + ".copy");
+  fs::rename(wdl.string() + ".copy", wdl);
+  run();
+  bool rewritten = false;
+  for (const auto& [name, time] : listing())
+    if (name.starts_with(m.name() + ".") && name.ends_with(".counts")) rewritten |= time != after.at(name);
+  EXPECT_TRUE(rewritten);
 }
 
 // The statute-aware counts are checked against the material's own WDL file

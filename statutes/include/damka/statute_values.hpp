@@ -115,6 +115,15 @@ class ValueSource {
   // materials a material's exits reach before its own).
   Expected<Value> statute_value(const Rulebook& book, const Clause& clause, const Position& p) const;
 
+  // A material's result kept by an earlier run under `what` (the JSON text
+  // of an object: the statute report's figures), when the source keeps its
+  // work across runs (TableDirOptions::keep_dir) and the material's tables
+  // are unchanged since; nothing otherwise.  Not thread-safe.
+  Expected<std::optional<std::string>> kept_result(const Material& canonical, const std::string& what) const;
+  // Keeps `json` (an object) as that result; nothing when the source does
+  // not keep its work.  Not thread-safe.
+  Status keep_result(const Material& canonical, const std::string& what, const std::string& json) const;
+
  protected:
   CountStore& count_store() const { return *counts_; }
 
@@ -164,6 +173,15 @@ struct TableDirOptions {
   // removed when the source is destroyed).  Empty: counts are kept in
   // memory (for judging a few positions).
   std::filesystem::path work_dir;
+  // Not empty (work_dir is then not used): the counts are kept in this
+  // folder (made when missing, never removed) and so are the statute
+  // report's figures of each material (kept_result), with a journal of
+  // them (results_journal.hpp); a later source with the same folder reads
+  // them instead of computing them again while the material's table files
+  // are unchanged: a report stopped part way through goes on where it
+  // stopped.  The counts of one rulebook clause are found by its book
+  // name, clause id, limit and restarts.
+  std::filesystem::path keep_dir;
   // The tables' files are stat'ed, opened and read through it
   // (TablebaseOptions::env; env.hpp), and so are the temporary count files;
   // null: default_env().  Must outlive the TableDirValues.
