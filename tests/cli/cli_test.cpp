@@ -301,6 +301,27 @@ TEST_F(Cli, ProbeCountsEachClauseOnItsOwn) {
   fs::remove(game);
 }
 
+// statutes --keep-dir: the second run reads what the first kept and prints
+// the same report.
+TEST_F(Cli, StatutesKeepDirGivesTheSameReport) {
+  const fs::path keep = dir_ / "kept";
+  const std::string cmd = "statutes --rulebook russian-federation --json --tables " + dir_.string();
+  const Outcome plain = damka(cmd);
+  ASSERT_EQ(plain.code, 0) << plain.out;
+  for (int run = 0; run < 2; ++run) {
+    const Outcome r = damka(cmd + " --keep-dir " + keep.string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    auto j = nlohmann::json::parse(r.out);
+    if (j.contains("keep_dir")) {
+      EXPECT_EQ(j["keep_dir"], keep.string());
+      j.erase("keep_dir");
+    }
+    EXPECT_EQ(j, nlohmann::json::parse(plain.out)) << "run " << run;
+    EXPECT_TRUE(fs::exists(keep / "statutes.journal"));
+  }
+  fs::remove_all(keep);
+}
+
 TEST_F(Cli, StatutesWithNoTableItNeedsFails) {
   const fs::path empty = fs::temp_directory_path() / ("damka-cli-empty-" + std::to_string(::getpid()));
   fs::create_directories(empty / "russian");
