@@ -51,7 +51,11 @@ Expected<StatutesSetup> setup_statutes(const StatutesOptions& o, Report& report)
   s.values.env = o.env;
   s.values.work_dir = o.temp_dir;
   s.values.keep_dir = o.keep_dir;
-  if (!o.keep_dir.empty()) report.set("keep_dir", o.keep_dir);
+  if (!o.keep_dir.empty()) {
+    report.set("keep_dir", o.keep_dir);
+    if (auto info = env_or_default(o.env).stat(o.keep_dir); info && !info->directory)
+      return bad_argument("--keep-dir: " + o.keep_dir + " is not a folder");
+  }
   if (s.values.work_dir.empty()) {
     std::error_code ec;
     s.values.work_dir = std::filesystem::temp_directory_path(ec);
