@@ -1,6 +1,8 @@
 // results_journal.hpp.
 #include "damka/results_journal.hpp"
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include "damka/safe_file.hpp"
@@ -10,7 +12,7 @@ namespace damka {
 namespace {
 
 constexpr std::uint64_t kMostBytes = std::uint64_t{64} << 20;  // every material of 8 pieces, many variants
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // 2: "reads", the stamps of the tables a result read
 
 std::string format_of(std::string_view kind) { return "damka " + std::string(kind) + " journal"; }
 
@@ -21,7 +23,10 @@ struct ResultsJournal::Impl {
   Env* env;
   nlohmann::json j;
 
-  // The files' stamps now; nothing when one cannot be stat'ed.
+  // The files' stamps now, and under "reads" a digest of the stamps of
+  // every file of every material `m` converts into (successors_closure:
+  // what its results read); nothing when one of its own files cannot be
+  // stat'ed.
   std::optional<nlohmann::json> stamps(const Rules& rules, const std::filesystem::path& root, const Material& m,
                                        const std::vector<Metric>& files) const {
     nlohmann::json out = nlohmann::json::object();
@@ -31,6 +36,22 @@ struct ResultsJournal::Impl {
       out[std::string(metric_name(metric))] = {
           {"size", info->size}, {"mtime_ns", info->mtime_ns}, {"inode", info->inode}};
     }
+    std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the stamps' text
+    auto mix = [&h](const std::string& text) {
+      for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+    };
+    for (const Material& s : successors_closure(m))
+      for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {
+        auto info = env->stat(table_path(root, rules, s, metric));
+        mix(s.name() + "." + std::string(metric_name(metric)) + "=" +
+            (info && info->regular ? std::to_string(info->size) + "/" + std::to_string(info->mtime_ns) + "/" +
+                                         std::to_string(info->inode)
+                                   : std::string("-")) +
+            ";");
+      }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    out["reads"] = hex;
     return out;
   }
 

@@ -77,6 +77,36 @@ TEST(ResultsJournal, GivesBackWhatWasRecordedWhileTheFilesAreUnchanged) {
   EXPECT_EQ(j->record(f.rules, f.dir.path, f.m, {Metric::WDL}, "[1]").code(), ErrorCode::InvalidArgument);
 }
 
+// A result read the tables its material converts into: rewriting one of
+// them, or adding a file of theirs, makes it computed again.
+TEST(ResultsJournal, AResultIsGoneWhenATableItReadsChanges) {
+  Folder f;
+  const Material m = *Material::parse("1K1Mv1K");
+  const std::vector<Material> reads = successors_closure(m);
+  ASSERT_FALSE(reads.empty());
+  const Material s = reads.front();
+  auto write = [&](const Material& x, Metric metric, const std::string& bytes) {
+    const fs::path p = table_path(f.dir.path, f.rules, x, metric);
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << bytes;
+  };
+  write(m, Metric::WDL, "m");
+  write(s, Metric::WDL, "s");
+  auto j = ResultsJournal::open(f.dir.path / "run.journal", "stats", default_env());
+  ASSERT_TRUE(j.ok());
+  ASSERT_TRUE(j->record(f.rules, f.dir.path, m, {Metric::WDL}, "{}").ok());
+  EXPECT_TRUE(j->find(f.rules, f.dir.path, m, {Metric::WDL}));
+  write(s, Metric::WDL, "s, rebuilt");
+  EXPECT_FALSE(j->find(f.rules, f.dir.path, m, {Metric::WDL}));
+  ASSERT_TRUE(j->record(f.rules, f.dir.path, m, {Metric::WDL}, "{}").ok());
+  EXPECT_TRUE(j->find(f.rules, f.dir.path, m, {Metric::WDL}));
+  write(s, Metric::DTW, "a file more");
+  EXPECT_FALSE(j->find(f.rules, f.dir.path, m, {Metric::WDL}));
+  ASSERT_TRUE(j->record(f.rules, f.dir.path, m, {Metric::WDL}, "{}").ok());
+  fs::remove(table_path(f.dir.path, f.rules, s, Metric::DTW));
+  EXPECT_FALSE(j->find(f.rules, f.dir.path, m, {Metric::WDL}));
+}
+
 TEST(ResultsJournal, AFileThatIsNoJournalOfTheKindIsRefusedAndLeftAsItIs) {
   Folder f;
   f.write(Metric::WDL, "wdl");
@@ -87,7 +117,7 @@ TEST(ResultsJournal, AFileThatIsNoJournalOfTheKindIsRefusedAndLeftAsItIs) {
     ASSERT_TRUE(j->record(f.rules, f.dir.path, f.m, {Metric::WDL}, "{}").ok());
   }
   const fs::path other = f.dir.path / "other.json";
-  std::ofstream(other) << R"({"format": "damka verify journal", "version": 2, "variants": {}})";
+  std::ofstream(other) << R"({"format": "damka verify journal", "version": 1, "variants": {}})";
   for (const auto& [path, kind] : {std::pair{verify, "stats"}, std::pair{f.file(Metric::WDL), "verify"},
                                    std::pair{other, "verify"}}) {
     const auto size = fs::file_size(path);

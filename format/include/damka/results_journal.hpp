@@ -3,16 +3,20 @@
 // that stops part way through goes on where it stopped when the same command
 // is run again.
 //
-// The journal is a small JSON file of one kind ("verify", "stats"):
-//   {"format": "damka verify journal", "version": 1,
+// The journal is a small JSON file of one kind ("verify", "stats",
+// "statutes"):
+//   {"format": "damka verify journal", "version": 2,
 //    "variants": {"russian": {"2Kv1K": {...the result..., "files":
-//        {"wdl": {"size": 1234, "mtime_ns": ..., "inode": ...}, ...}}}}}
+//        {"wdl": {"size": 1234, "mtime_ns": ..., "inode": ...}, ...,
+//         "reads": "<16 hex digits>"}}}}}
 // with, per table family and material, the caller's result (a JSON object)
 // and the size, modification time and inode of each of the material's
-// files when it was computed.  A result is given back only while every one
-// of those files is the same (same size, time and inode) and the caller
-// asks with the same metrics, so a rebuilt or changed table is computed
-// again.  The file is replaced whole at each record (replace_file: a kill
+// files when it was computed, and ("reads") a digest of those of every file
+// of the materials it converts into (successors_closure(): the tables a
+// result reads).  A result is given back only while every one of those
+// files is the same (same size, time and inode; none added, none gone) and
+// the caller asks with the same metrics, so a rebuilt or changed table is
+// computed again, and so is every result that read it.  The file is replaced whole at each record (replace_file: a kill
 // leaves the old one or the new one).  A file that is not a journal of the
 // kind asked for is refused, never overwritten.
 //
@@ -50,8 +54,9 @@ class ResultsJournal {
   // The result recorded for `canonical` (its table files under `root`, the
   // folder holding the rules' family folder, of the metrics `files`; WDL
   // is always one) as the JSON text of an object without its "files", when
-  // every one of those files is unchanged since; nothing otherwise.
-  // Cost: a stat per file.
+  // every one of those files, and of the materials it converts into, is
+  // unchanged since; nothing otherwise.  Cost: a stat per file (three per
+  // material converted into).
   std::optional<std::string> find(const Rules& rules, const std::filesystem::path& root, const Material& canonical,
                                    const std::vector<Metric>& files) const;
 
