@@ -116,6 +116,7 @@ int info_stats(const std::string& dir, int threads, std::uint64_t memory, const 
     std::unique_ptr<Tablebase> tb;
     std::vector<Material> materials;
     std::vector<std::optional<std::string>> recorded;  // per material: the journal's record, if its files are unchanged
+    std::vector<std::vector<Metric>> files;            // per material: its files (what the journal stamps)
   };
   std::vector<Family> families;
   std::uint64_t total = 0;
@@ -134,12 +135,16 @@ int info_stats(const std::string& dir, int threads, std::uint64_t memory, const 
     auto materials = materials_with_tables(**tb);
     if (!materials) return report.fail(1, materials.message());
     std::vector<std::optional<std::string>> recorded(materials->size());
+    std::vector<std::vector<Metric>> files(materials->size());
     for (std::size_t i = 0; i < materials->size(); ++i) {
       const Material& m = (*materials)[i];
-      if (journal) recorded[i] = journal->find(rules, scan->root, m, files_of(rules, scan->root, m, env));
+      if (journal) {
+        files[i] = files_of(rules, scan->root, m, env);
+        recorded[i] = journal->find(rules, scan->root, m, files[i]);
+      }
       if (!recorded[i]) total += table_slots(m);
     }
-    families.push_back(Family{&rules, std::move(*tb), std::move(*materials), std::move(recorded)});
+    families.push_back(Family{&rules, std::move(*tb), std::move(*materials), std::move(recorded), std::move(files)});
   }
   Json variants = Json::array();
   bool first = true;
@@ -178,7 +183,7 @@ int info_stats(const std::string& dir, int threads, std::uint64_t memory, const 
         continue;
       }
       if (journal && journal_error.empty())
-        if (Status js = journal->record(rules, scan->root, m, files_of(rules, scan->root, m, env), stats_record(*s));
+        if (Status js = journal->record(rules, scan->root, m, family.files[i], stats_record(*s));
             !js.ok()) {
           journal_error = js.message();
           bar.finish();

@@ -139,18 +139,25 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
     if (why.empty()) {
       const std::uint64_t base = overall_done.load();
       std::atomic<std::uint64_t> done{0};
-      auto progress = [&] {
-        if (!cb.progress) return;
+      // Where the run stands: checking `m` (done of its positions), or
+      // loading a table it reads first (load_total > 0).
+      auto report = [&](std::uint64_t d, const Material& loading, std::uint64_t load_done, std::uint64_t load_total) {
         VerifyProgress p;
         p.material = m;
         p.table_number = ti + 1;
         p.tables_total = fc.order.size();
-        p.done = done.load(std::memory_order_relaxed);
+        p.done = d;
         p.total = r.positions;
-        p.overall_done = base + p.done;
+        p.overall_done = base + d;
         p.overall_total = overall_total;
         p.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        p.loading = loading;
+        p.load_done = load_done;
+        p.load_total = load_total;
         cb.progress(p);
+      };
+      auto progress = [&] {
+        if (cb.progress) report(done.load(std::memory_order_relaxed), Material{}, 0, 0);
       };
       // The budget (7/8 of it, as generate plans) less the two levels and
       // a useful successor cache per reader: what resident tables may hold.
@@ -171,20 +178,7 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
           const Metric metric = dtc ? Metric::DTC : sf.dtw ? Metric::DTW : Metric::WDL;
           auto codes = load_resident(rules, root, s, metric, &res, threads, env,
                                      [&](std::uint64_t d, std::uint64_t t) {
-                                       if (!cb.progress) return;
-                                       VerifyProgress p;
-                                       p.material = m;
-                                       p.table_number = ti + 1;
-                                       p.tables_total = fc.order.size();
-                                       p.total = r.positions;
-                                       p.overall_done = base;
-                                       p.overall_total = overall_total;
-                                       p.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                                                 start).count();
-                                       p.loading = s;
-                                       p.load_done = d;
-                                       p.load_total = std::max<std::uint64_t>(t, 1);
-                                       cb.progress(p);
+                                       if (cb.progress) report(0, s, d, std::max<std::uint64_t>(t, 1));
                                      });
           if (!codes) return codes.status();
           res.add(j, std::move(*codes));

@@ -18,15 +18,6 @@
 namespace damka {
 namespace {
 
-// Accumulates one clause while the materials are walked.
-struct ClauseWork {
-  const Clause* clause = nullptr;
-  ClauseReport report;
-  std::optional<Example> shortest_over;  // the example when the clause turns wins into draws inside the balance
-  std::optional<Example> draw_example;   // the example otherwise
-  std::optional<Example> any_example;
-};
-
 bool better_saved(const Example& a, const Example& b) { return a.moves_needed > b.moves_needed; }
 
 void keep_saved(std::vector<Example>& v, const Example& e, int n) {
@@ -55,6 +46,16 @@ struct Found {
     if (c.shortest_over && (!shortest_over || c.shortest_over->moves_needed < shortest_over->moves_needed))
       shortest_over = c.shortest_over;
   }
+};
+
+// Accumulates one clause while the materials are walked: `found` is what
+// every material walked so far found, merged in build order (its longest and
+// saved examples become the report's; shortest_over, else draw_example, else
+// any_example is the one quoted).
+struct ClauseWork {
+  const Clause* clause = nullptr;
+  ClauseReport report;
+  Found found;
 };
 
 // A material's Found kept across runs (ValueSource::keep_result): the
@@ -191,16 +192,17 @@ void finish_clause(ClauseWork& w, const Rules& rules) {
   const Clause& c = r.clause;
   for (const MaterialFigures& mf : r.materials)
     for (int s = 0; s < 2; ++s) r.total[s].add(mf.side[s]);
-  if (w.shortest_over) {
-    r.example = w.shortest_over;
-    r.example_caption = "won in plain play, but the winner needs " + std::to_string(w.shortest_over->moves_needed) +
+  const Found& f = w.found;
+  if (f.shortest_over) {
+    r.example = f.shortest_over;
+    r.example_caption = "won in plain play, but the winner needs " + std::to_string(f.shortest_over->moves_needed) +
                         " moves inside the balance, over the limit of " + std::to_string(c.limit) +
                         ": the clause makes it a draw";
-  } else if (w.draw_example) {
-    r.example = w.draw_example;
+  } else if (f.draw_example) {
+    r.example = f.draw_example;
     r.example_caption = "a covered position drawn with perfect play";
-  } else if (w.any_example) {
-    r.example = w.any_example;
+  } else if (f.any_example) {
+    r.example = f.any_example;
     r.example_caption = "a covered position";
   }
   const std::string missing = missing_text(r);
@@ -451,19 +453,15 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
       fig.material = m;
       fig.side[0] = c.side[0];
       fig.side[1] = c.side[1];
-      if (!w.any_example) w.any_example = c.any_example;
-      if (!w.draw_example) w.draw_example = c.draw_example;
-      if (c.longest && (!w.report.longest || c.longest->moves_needed > w.report.longest->moves_needed))
-        w.report.longest = c.longest;
-      for (const Example& e : c.saved) keep_saved(w.report.saved, e, options.examples);
-      if (c.shortest_over && (!w.shortest_over || c.shortest_over->moves_needed < w.shortest_over->moves_needed))
-        w.shortest_over = c.shortest_over;
+      w.found.merge(c, options.examples);
       if (fig.side[0].positions + fig.side[1].positions > 0) w.report.materials.push_back(fig);
     }
   }
   for (ClauseWork& w : work) {
+    w.report.longest = std::move(w.found.longest);
+    w.report.saved = std::move(w.found.saved);
     // The lines of the quoted positions.
-    for (std::optional<Example>* e : {&w.report.longest, &w.shortest_over, &w.draw_example, &w.any_example})
+    for (std::optional<Example>* e : {&w.report.longest, &w.found.shortest_over, &w.found.draw_example, &w.found.any_example})
       if (*e && (**e).count.wdl != Wdl::Draw) {
         auto line = count_line(book, *w.clause, (**e).position, values);
         if (!line) return line.error();
