@@ -309,20 +309,17 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
               const Position pos = position_at(L.index, slot);
               if (is_derived(rules, pos)) {
                 cur->wdl[o] = kDerived;  // nothing stored to check
-                // The oracle's search (value_oracle.hpp) with one capture
-                // generation for both metrics: the best capture for each.
+                // The oracle's search (value_oracle.hpp): the best capture;
+                // the DTC follows from the WDL (capture_dtc).
                 generate_capture_moves(rules, pos, caps);
-                Value bp, bd;
+                Value bp;
                 for (std::size_t j = 0; j < caps.size(); ++j) {
                   const Position q = apply(pos, caps[j]);
                   const Value vp = move_value(Value::decode(prim_rd[t]->code(q)), primary, true);
                   if (j == 0 || better_value(vp, bp)) bp = vp;
-                  if (!files.dtc) continue;
-                  const Value vd = move_value(Value::decode(dtc_rd[t]->code(q)), Metric::DTC, true);
-                  if (j == 0 || better_value(vd, bd)) bd = vd;
                 }
                 cur->prim[o] = bp.encode();
-                if (files.dtc) cur->dtc[o] = bd.encode();
+                if (files.dtc) cur->dtc[o] = capture_dtc(bp.wdl).encode();
                 if (keep_prim) (*keep_prim)[slot] = cur->prim[o];
                 if (keep_dtc) (*keep_dtc)[slot] = cur->dtc[o];
                 if (!prim_rd[t]->error().empty() || (files.dtc && !dtc_rd[t]->error().empty())) {

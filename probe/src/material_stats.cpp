@@ -130,8 +130,8 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
       }
       for (std::uint64_t j = 0; j < n; ++j) {
         const std::uint64_t slot = first + j;
-        // One search of a capture position gives WDL and DTW; DTC only where
-        // it is not a draw.
+        // One search of a capture position gives WDL and DTW, and its DTC
+        // follows from its WDL (capture_dtc).
         auto w = reader->value(range, j, dtw ? Metric::DTW : Metric::WDL);
         if (!w) {
           fail(c, w.error());
@@ -139,7 +139,9 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
         }
         const Value d = *w;  // DTW (when there)
         Value v;             // DTC (when there and not a draw)
-        if (dtc && w->wdl != Wdl::Draw) {
+        if (dtc && w->wdl != Wdl::Draw && range.derived[j]) {
+          v = capture_dtc(w->wdl);  // no second search
+        } else if (dtc && w->wdl != Wdl::Draw) {
           auto x = reader->value(range, j, Metric::DTC);
           if (!x) {
             fail(c, x.error());

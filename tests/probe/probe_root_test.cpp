@@ -36,7 +36,7 @@ TEST(ProbeRoot, KeepsTheValueAndRanksByWhatIsPresent) {
   auto wdl = Tablebase::open(r, copy_with(full_dir, "wdl_only", {".wdl"}));
   auto wdl_dtc = Tablebase::open(r, copy_with(full_dir, "wdl_dtc", {".wdl", ".dtc"}));
   ASSERT_TRUE(full && wdl && wdl_dtc);
-  std::uint64_t positions = 0, wins = 0;
+  std::uint64_t positions = 0, wins = 0, dtc_from_wdl = 0;
   for (const Material& m : {Material{1, 1, 0, 1}, Material{0, 2, 0, 1}, Material{2, 0, 1, 0}, Material{2, 0, 0, 1}}) {
     const MaterialIndex index(m);
     for (std::uint64_t s = 0; s < table_slots(index); s += 7) {
@@ -66,15 +66,18 @@ TEST(ProbeRoot, KeepsTheValueAndRanksByWhatIsPresent) {
       EXPECT_EQ(ranking, got.empty() || v.value.wdl == Wdl::Draw ? RootRanking::None : RootRanking::DTW) << fen;
 
       // WDL files alone: the same moves (as a set); a distance is known only
-      // where no table is needed (every line of captures ends with a side
-      // without pieces) and is then right; unranked unless every kept move's DTW is known so.
+      // where no distance table is needed (every line of captures ends with
+      // a side without pieces; a capture position's DTC follows from its WDL,
+      // capture_dtc) and is then right; ranked by DTW where every kept move's
+      // DTW is known so, else by DTC where every DTC is, else unranked.
       std::vector<RootMove> w;
       ASSERT_EQ((*wdl)->probe_root(p, w, ranking), ProbeStatus::Ok) << fen;
       ASSERT_EQ(w.size(), want.size()) << fen;
-      bool all_dtw = true;
+      bool all_dtw = true, all_dtc = true;
       for (const RootMove& rm : w) {
         EXPECT_EQ(rm.wdl, v.value.wdl_only());
         all_dtw = all_dtw && rm.dtw_known;
+        all_dtc = all_dtc && rm.dtc_known;
         const MoveValue* full_mv = nullptr;
         for (const MoveValue& mv : all)
           if (mv.move.same_result(rm.move)) full_mv = &mv;
@@ -86,7 +89,12 @@ TEST(ProbeRoot, KeepsTheValueAndRanksByWhatIsPresent) {
           EXPECT_EQ(rm.dtc, full_mv->dtc) << fen;
         }
       }
-      EXPECT_EQ(ranking, !w.empty() && all_dtw && v.value.wdl != Wdl::Draw ? RootRanking::DTW : RootRanking::None) << fen;
+      EXPECT_EQ(ranking, w.empty() || v.value.wdl == Wdl::Draw ? RootRanking::None
+                         : all_dtw                               ? RootRanking::DTW
+                         : all_dtc                               ? RootRanking::DTC
+                                                                 : RootRanking::None)
+          << fen;
+      dtc_from_wdl += ranking == RootRanking::DTC;
       // WDL and DTC: ranked by DTC, best first.
       std::vector<RootMove> c;
       ASSERT_EQ((*wdl_dtc)->probe_root(p, c, ranking), ProbeStatus::Ok) << fen;
@@ -104,6 +112,7 @@ TEST(ProbeRoot, KeepsTheValueAndRanksByWhatIsPresent) {
   }
   EXPECT_GT(positions, 1000u);
   EXPECT_GT(wins, 100u);
+  EXPECT_GT(dtc_from_wdl, 0u);  // WDL files ranked by DTC: every kept move leads to a capture position
 }
 
 TEST(ProbeRoot, MissingWdlTableIsUnknownAndTheGameOverIsInvalid) {

@@ -49,7 +49,8 @@
 // Cost.  A stored position: one has_capture() and one lookup.  A capture
 // position: its captures' successors, recursively (WDL stops at the first
 // winning capture); captures in a row remove a piece each, so the depth is
-// at most the number of pieces.  A position a one-side file leaves out:
+// at most the number of pieces; in DTC a capture position costs its WDL
+// search (capture_dtc).  A position a one-side file leaves out:
 // one WDL lookup and generate_moves(); a win adds a WDL value per move and
 // a distance per winning move, a loss a distance per move.
 // Thread-safety: as the lookup's; the move lists used by the search are per
@@ -106,6 +107,16 @@ constexpr bool distance_value(std::uint16_t wdl_code, std::uint16_t distance_cod
   return out.wdl == w;
 }
 
+// The DTC of a capture position whose WDL is w: every move captures and a
+// capture starts the count again, so each non-drawn move is worth 1 ply
+// (move_value) and the value is w in 1 ply, or a draw.  A capture
+// position's DTC needs its WDL only.
+constexpr Value capture_dtc(Wdl w) {
+  return w == Wdl::Draw ? Value::draw() : Value{w, 1};
+}
+static_assert(capture_dtc(Wdl::Win) == move_value(Value::loss(5), Metric::DTC, true));
+static_assert(capture_dtc(Wdl::Loss) == move_value(Value::win(0), Metric::DTC, true));
+
 // Whether a table entry of p is derived ("don't care" on disk): its side to
 // move must capture.  p must have pieces on both sides.  Cost: one
 // has_capture().
@@ -150,6 +161,12 @@ auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Looku
     lost = true;
   }
   const Metric m = ask == Ask::Wdl ? Metric::WDL : metric;  // this search's metric
+  if (capture && m == Metric::DTC) {  // its WDL alone (capture_dtc): a winning capture ends the search
+    if (!lost)
+      if (S s = search(rules, p, metric, Ask::Wdl, lookup, stores, v, depth); s != S{}) return s;
+    v = capture_dtc(lost ? Wdl::Loss : v.wdl);
+    return S{};
+  }
   // The best of the side to move's moves: its captures (it must capture),
   // or every move of a side its one-side distance file does not store.  A
   // capture or a promotion starts the DTC count again.
@@ -206,10 +223,13 @@ template <class Lookup>
 auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Value& v)
     -> decltype(lookup(p, v)) {
   auto every = [](const Position&) { return true; };
-  // Every position stored: the search asks only for values (see search()).
-  auto values = [&](const Position& q, [[maybe_unused]] Ask ask, Value& out) {
-    assert(ask == Ask::Value);
-    return lookup(q, out);
+  // Every position stored: the search asks for values, and for WDL values
+  // only below a capture position searched in DTC (capture_dtc).
+  auto values = [&](const Position& q, Ask ask, Value& out) {
+    assert(ask != Ask::IfLost);  // every position stored: no pruned search
+    auto s = lookup(q, out);
+    if (ask == Ask::Wdl) out = out.wdl_only();  // a capture position's DTC (capture_dtc)
+    return s;
   };
   return oracle_detail::search(rules, p, metric, Ask::Value, values, every, v, 0);
 }
