@@ -30,6 +30,10 @@ void register_verify(CLI::App& app, int& rc, const Context& context) {
   cmd->add_option("--journal", o->journal,
                   "Record each table found good in FILE; a later run with the same FILE skips those whose files "
                   "have not changed (a stopped run goes on where it stopped)");
+  cmd->add_option("--stats-journal", o->stats_journal,
+                  "Also record each table found good's statistics in FILE, the journal of `damka info --stats "
+                  "--journal FILE` (counted from the values verify found true): that command then counts only the "
+                  "tables not recorded");
   cmd->add_flag("--json", o->json, "Print the report as JSON on stdout");
   cmd->callback([o, &rc, &context] {
     o->env = context.env;

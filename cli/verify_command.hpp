@@ -20,7 +20,7 @@ struct VerifyCommandOptions {
   std::string variant;
   std::string dir = "data/tables";
   int threads = 0;
-  std::string memory, material, journal;
+  std::string memory, material, journal, stats_journal;
   bool json = false;
   // The Env every file of the command is opened through (cli::Context::env;
   // null: default_env()).  Set by the command, not by an option.

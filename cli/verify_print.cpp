@@ -100,7 +100,8 @@ void VerifyPrinter::variant_done(const Rules& r, const TableFamilyFolder& fam, c
   if (o_.json)
     variants_.push_back({{"variant", std::string(r.name)}, {"tables_folder", fam.folder.string()},
                          {"built_as", variant_list(fam.variants)}, {"tables", tables_}, {"mismatches", mismatches_},
-                         {"positions", positions}, {"mismatch_count", bad}, {"journaled_tables", journaled}});
+                         {"positions", positions}, {"mismatch_count", bad}, {"journaled_tables", journaled},
+                         {"stats_recorded", result.stats_recorded}});
   else
     std::printf("%s: %llu tables verified%s, %llu positions, %llu mismatches\n", std::string(r.name).c_str(),
                 static_cast<unsigned long long>(verified),

@@ -50,6 +50,9 @@ int run_verify(const VerifyCommandOptions& o, const VerifySetup& s, const Report
     if (!result->journal_error.empty())
       std::cerr << "damka verify: " << result->journal_error
                 << " (the checks went on; the tables after it are not recorded)\n";
+    if (!result->stats_journal_error.empty())
+      std::cerr << "damka verify: --stats-journal: " << result->stats_journal_error
+                << " (the checks went on; the statistics of the tables after it are not recorded)\n";
     printer.variant_done(*r, fam, *result);
   }
   const int rc = printer.exit_code();

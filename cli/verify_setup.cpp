@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"  // warn_threads_above_cores
+#include "damka/results_journal.hpp"
 #include "damka/table_paths.hpp"
 #include "thread_check.hpp"
 #include "verify_command.hpp"
@@ -50,6 +51,14 @@ Expected<VerifySetup> setup_verify(const VerifyCommandOptions& o, Report& report
       return Error("--journal: " + j.message(), j.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::InvalidArgument);
     s.vopt.journal = o.journal;
     report.set("journal", o.journal);
+  }
+  if (!o.stats_journal.empty()) {
+    // Checked now as well: `damka info --stats --journal` reads and writes the same kind.
+    if (Status j = ResultsJournal::open(o.stats_journal, "stats", env_or_default(o.env)).status(); !j.ok())
+      return Error("--stats-journal: " + j.message(),
+                   j.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::InvalidArgument);
+    s.vopt.stats_journal = o.stats_journal;
+    report.set("stats_journal", o.stats_journal);
   }
   auto scan = scan_table_folder(o.dir, env_or_default(o.env));
   if (!scan) return Error(scan.message(), scan.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::NotFound);

@@ -10,6 +10,7 @@
 
 #include "damka/generate.hpp"
 #include "damka/results_journal.hpp"
+#include "damka/stats_tally.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_paths.hpp"
 #include "damka/table_scan.hpp"
@@ -81,6 +82,12 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
     if (!j) return j.error();
     journal.emplace(std::move(*j));
   }
+  std::optional<ResultsJournal> stats_journal;
+  if (!opts.stats_journal.empty()) {
+    auto j = ResultsJournal::open(opts.stats_journal, "stats", env);
+    if (!j) return j.error();
+    stats_journal.emplace(std::move(*j));
+  }
 
   // What the run will check, for one progress line over all of it, and
   // what the journal says was found good before.
@@ -128,6 +135,7 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
     bool own = false, bad_files = false;
     std::string why = fc.blocker(m, own);
     const MetricSet files = fc.metrics.at(m);
+    StatsTally tally;  // what info --stats counts, from the check
     if (why.empty()) {
       // The whole files' checksums (headers were checked by name already).
       if (Status s = check_material_files(rules, root, m, true, files, env); !s.ok()) {
@@ -204,6 +212,7 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
       if (residency.kept_dtc) res_dtc.add(ti, std::move(residency.kept_dtc));
       overall_done = base + r.positions;
       r.mismatches = o.mismatches;
+      tally = o.tally;
       if (!o.status.ok()) {
         why = o.in_dependency ? "not verifiable: " + o.status.message() : o.status.message();
         own = !o.in_dependency;
@@ -227,6 +236,12 @@ Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::
                                              nlohmann::json{{"positions", r.positions}, {"seconds", r.seconds}}.dump())
                            : journal->forget(rules, m);
       if (!s.ok()) result.journal_error = s.message();
+    }
+    if (stats_journal && result.stats_journal_error.empty() && r.error.empty() && r.mismatches == 0) {
+      const Status s = stats_journal->record(rules, root, m, file_metrics(files),
+                                             stats_tally_record(m, {files.dtw, files.dtc, tally}));
+      if (s.ok()) ++result.stats_recorded;
+      else result.stats_journal_error = s.message();
     }
     if (cb.table_done) cb.table_done(r);
     result.tables.push_back(r);

@@ -24,6 +24,7 @@
 #include "damka/open_table.hpp"
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
+#include "damka/stats_tally.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
 #include "damka/value_oracle.hpp"
@@ -236,6 +237,12 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
                          (own[2] && own[2]->header().stored_side != StoredSide::Both);
   FirstError err;
   std::atomic<int> listed{0};
+  // What info --stats counts (stats_tally.hpp), from the true values, one
+  // tally per thread (a cache line apart).
+  struct alignas(64) ThreadTally {
+    StatsTally t;
+  };
+  std::vector<ThreadTally> tallies(static_cast<std::size_t>(threads));
 
   // Where level offset o of level p is in the table: its slot.
   auto slot_of = [&](int p, std::uint64_t o) {
@@ -434,8 +441,14 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     const std::uint64_t bad = for_each_chunk(
         threads, n_slots, err, m,
         [&](int t, std::uint64_t o, PlyScratch& s, std::uint64_t& count) {
-          if (cur->wdl[o] == kDerived) return true;  // nothing stored to check
           const std::uint64_t slot = slot_of(p, o);
+          // Counted as the values are: a mismatch makes the table bad, and
+          // its tally is then not used.
+          tallies[static_cast<std::size_t>(t)].t.see(slot, slot < N ? 0 : 1, cur->wdl[o] == kDerived,
+                                                      Value::decode(cur->prim[o]),
+                                                      files.dtc ? Value::decode(cur->dtc[o]) : Value::draw(),
+                                                      files.dtw, files.dtc);
+          if (cur->wdl[o] == kDerived) return true;  // nothing stored to check
           const Position pos = position_at(L.index, slot);
           Value want, want_dtc;
           if (!one_ply(t, pos, slot, s.moves, s.sd, s.sc, want, want_dtc)) return false;
@@ -468,6 +481,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     out.in_dependency = err.in_dependency;
     return out;
   }
+  for (const ThreadTally& x : tallies) out.tally.merge(x.t);
   residency.kept_primary = std::move(keep_prim);
   residency.kept_dtc = std::move(keep_dtc);
   return out;

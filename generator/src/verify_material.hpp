@@ -11,6 +11,7 @@
 #include "damka/material.hpp"
 #include "damka/metric_spec.hpp"
 #include "damka/rules.hpp"
+#include "damka/stats_tally.hpp"
 #include "damka/verify.hpp"
 #include "resident_tables.hpp"
 
@@ -25,6 +26,9 @@ struct MaterialOutcome {
   std::uint64_t mismatches = 0;
   Status status;              // not ok: the material could not be checked
   bool in_dependency = false; // the failure was reading another material's file
+  // What info --stats counts over every slot (its true values; meaningful
+  // only when status is ok and there are no mismatches).
+  StatsTally tally;
 };
 
 // Finished materials of this run kept in memory (resident_tables.hpp): read

@@ -30,38 +30,7 @@ namespace fs = std::filesystem;
 // 1024, DTW/DTC 16384 or 32768), so a chunk reads whole blocks.
 constexpr std::uint64_t kChunk = std::uint64_t{1} << 16;
 
-// The longest win seen so far and its lowest slot.
-struct Best {
-  bool found = false;
-  std::uint16_t plies = 0;
-  std::uint64_t slot = 0, count = 0;
-  void see(std::uint16_t d, std::uint64_t s) {
-    if (!found || d > plies) {
-      *this = {true, d, s, 1};
-    } else if (d == plies) {
-      ++count;
-      slot = std::min(slot, s);
-    }
-  }
-  void merge(const Best& o) {
-    if (!o.found) return;
-    if (!found || o.plies > plies) {
-      *this = o;
-    } else if (o.plies == plies) {
-      count += o.count;
-      slot = std::min(slot, o.slot);
-    }
-  }
-};
-
-// What one thread has counted.
-struct Tally {
-  WdlCounts by_side[2];
-  std::uint64_t captures = 0;
-  Best dtw, dtc;
-};
-
-void fill_example(const Tablebase& tb, const MaterialIndex& index, const Best& b, Metric metric, bool lines,
+void fill_example(const Tablebase& tb, const MaterialIndex& index, const LongestSlot& b, Metric metric, bool lines,
                   LongestWin& out) {
   out = LongestWin{};
   if (!b.found) return;
@@ -104,10 +73,10 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
   std::uint64_t done = 0;  // slots, for options.progress
   std::int64_t error_chunk = std::numeric_limits<std::int64_t>::max();
   Error error;
-  Tally sum;
+  StatsTally sum;
 #pragma omp parallel num_threads(threads)
   {
-    Tally mine;
+    StatsTally mine;
     MaterialReader::Range range;
     auto fail = [&](std::int64_t c, Error e) {
 #pragma omp critical(damka_material_stats)
@@ -149,17 +118,7 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
           }
           v = *x;
         }
-        if (range.derived[j]) ++mine.captures;
-        WdlCounts& side = mine.by_side[slot < per_side ? 0 : 1];
-        if (w->wdl == Wdl::Win) {
-          ++side.wins;
-          if (dtw) mine.dtw.see(d.plies, slot);
-          if (dtc) mine.dtc.see(v.plies, slot);
-        } else if (w->wdl == Wdl::Draw) {
-          ++side.draws;
-        } else {
-          ++side.losses;
-        }
+        mine.see(slot, slot < per_side ? 0 : 1, range.derived[j] != 0, d, v, dtw, dtc);
       }
       if (options.progress) {
 #pragma omp critical(damka_material_stats_progress)
@@ -167,12 +126,7 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
       }
     }
 #pragma omp critical(damka_material_stats)
-    {
-      for (int i = 0; i < 2; ++i) sum.by_side[i] += mine.by_side[i];
-      sum.captures += mine.captures;
-      sum.dtw.merge(mine.dtw);
-      sum.dtc.merge(mine.dtc);
-    }
+    sum.merge(mine);
   }
   if (failed) return error;
   out.by_side[0] = sum.by_side[0];
@@ -186,57 +140,37 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& m, c
 }
 
 std::string stats_record(const MaterialStats& s) {
-  using json = nlohmann::json;
-  auto counts = [](const WdlCounts& c) { return json::array({c.wins, c.draws, c.losses}); };
-  auto longest = [](const LongestWin& w) -> json {
-    if (!w.found) return nullptr;
-    return {{"plies", w.plies}, {"count", w.count}, {"slot", w.slot}};
-  };
-  return json{{"material", s.material.name()},
-              {"white_to_move", counts(s.by_side[0])},
-              {"black_to_move", counts(s.by_side[1])},
-              {"captures", s.captures},
-              {"has_dtw", s.has_dtw},
-              {"has_dtc", s.has_dtc},
-              {"dtw", longest(s.dtw)},
-              {"dtc", longest(s.dtc)}}
-      .dump();
+  StatsRecord r{s.has_dtw, s.has_dtc, {}};
+  r.tally.by_side[0] = s.by_side[0];
+  r.tally.by_side[1] = s.by_side[1];
+  r.tally.captures = s.captures;
+  for (Metric metric : {Metric::DTW, Metric::DTC}) {
+    const LongestWin& w = metric == Metric::DTW ? s.dtw : s.dtc;
+    if (w.found) (metric == Metric::DTW ? r.tally.dtw : r.tally.dtc) = {true, w.plies, w.slot, w.count};
+  }
+  return stats_tally_record(s.material, r);
 }
 
 Expected<MaterialStats> stats_from_record(const Tablebase& tb, const Material& m, std::string_view record,
                                           const StatsOptions& options) {
-  using json = nlohmann::json;
-  const json j = json::parse(record, nullptr, /*allow_exceptions=*/false);
-  const Error bad(m.name() + ": not a statistics record of this material", ErrorCode::InvalidArgument);
-  if (!m.is_valid() || !m.is_canonical() || m.white() == 0 || m.black() == 0 || m.pieces() > kMaxIndexPieces ||
-      !j.is_object() || j.value("material", "") != m.name())
-    return bad;
+  if (!m.is_valid() || !m.is_canonical() || m.white() == 0 || m.black() == 0 || m.pieces() > kMaxIndexPieces)
+    return Error(m.name() + ": not a statistics record of this material", ErrorCode::InvalidArgument);
+  auto r = parse_stats_tally_record(m, record);
+  if (!r) return r.error();
   const MaterialIndex index(m);
   MaterialStats out;
   out.material = m;
   out.sides = m.is_symmetric() ? 1 : 2;
   out.positions = table_slots(m);
-  try {
-    for (int side = 0; side < 2; ++side) {
-      const json& c = j.at(side == 0 ? "white_to_move" : "black_to_move");
-      out.by_side[side] = {c.at(0).get<std::uint64_t>(), c.at(1).get<std::uint64_t>(), c.at(2).get<std::uint64_t>()};
-      out.total += out.by_side[side];
-    }
-    out.captures = j.at("captures").get<std::uint64_t>();
-    out.has_dtw = j.at("has_dtw").get<bool>();
-    out.has_dtc = j.at("has_dtc").get<bool>();
-    for (Metric metric : {Metric::DTW, Metric::DTC}) {
-      const json& w = j.at(metric == Metric::DTW ? "dtw" : "dtc");
-      if (w.is_null()) continue;
-      Best b{true, w.at("plies").get<std::uint16_t>(), w.at("slot").get<std::uint64_t>(),
-             w.at("count").get<std::uint64_t>()};
-      if (b.slot >= out.positions) return bad;
-      fill_example(tb, index, b, metric, options.lines, metric == Metric::DTW ? out.dtw : out.dtc);
-    }
-  } catch (const json::exception&) {
-    return bad;
-  }
-  if (out.total.positions() != out.positions) return bad;
+  out.by_side[0] = r->tally.by_side[0];
+  out.by_side[1] = r->tally.by_side[1];
+  out.total = out.by_side[0];
+  out.total += out.by_side[1];
+  out.captures = r->tally.captures;
+  out.has_dtw = r->has_dtw;
+  out.has_dtc = r->has_dtc;
+  fill_example(tb, index, r->tally.dtw, Metric::DTW, options.lines, out.dtw);
+  fill_example(tb, index, r->tally.dtc, Metric::DTC, options.lines, out.dtc);
   return out;
 }
 

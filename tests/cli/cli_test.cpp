@@ -125,7 +125,8 @@ TEST_F(Cli, VerifyJournalResumesAndRefusesOtherFiles) {
 }
 
 // info --stats --journal: the second run takes every material from the
-// journal and prints the same report; --journal needs --stats.
+// journal and prints the same report; --journal needs --stats; a journal
+// verify --stats-journal wrote serves as well.
 TEST_F(Cli, InfoStatsJournalGivesTheSameReport) {
   const std::string journal = (dir_ / "stats.journal").string();
   Outcome first = damka("info --stats --json -t 2 --journal " + journal + " " + dir_.string());
@@ -151,6 +152,26 @@ TEST_F(Cli, InfoStatsJournalGivesTheSameReport) {
   EXPECT_NE(wrong.out.find("not a damka stats journal"), std::string::npos) << wrong.out;
   wrong = damka("info --journal " + journal + " " + dir_.string());
   EXPECT_EQ(wrong.code, 2) << wrong.out;
+  // verify --stats-journal records every table found good: info --stats
+  // then counts nothing (the journal is left as it is) and says the same.
+  const std::string from_verify = (dir_ / "verified-stats.journal").string();
+  Outcome v = damka("verify --json -t 2 " + dir_.string() + " -v russian --stats-journal " + from_verify);
+  ASSERT_EQ(v.code, 0) << v.out;
+  EXPECT_EQ(nlohmann::json::parse(v.out)["variants"][0]["stats_recorded"], 9);
+  const auto before = fs::last_write_time(from_verify);
+  Outcome third = damka("info --stats --json -t 2 --journal " + from_verify + " " + dir_.string());
+  ASSERT_EQ(third.code, 0) << third.out;
+  EXPECT_EQ(fs::last_write_time(from_verify), before);
+  auto c = nlohmann::json::parse(third.out);
+  c.erase("journal");
+  EXPECT_EQ(c, nlohmann::json::parse(plain.out));
+  // ... and refuses a file that is no stats journal, leaving it as it is.
+  const auto size = fs::file_size(dir_ / "v.journal");
+  v = damka("verify " + dir_.string() + " -v russian --stats-journal " + (dir_ / "v.journal").string());
+  EXPECT_EQ(v.code, 2) << v.out;
+  EXPECT_NE(v.out.find("--stats-journal"), std::string::npos) << v.out;
+  EXPECT_EQ(fs::file_size(dir_ / "v.journal"), size);
+  fs::remove(from_verify);
   fs::remove(journal);
   fs::remove(dir_ / "v.journal");
 }

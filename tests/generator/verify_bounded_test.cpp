@@ -14,6 +14,9 @@
 #include <unistd.h>
 
 #include "damka/generate.hpp"
+#include "damka/material_stats.hpp"
+#include "damka/results_journal.hpp"
+#include "damka/stats_tally.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
 #include "damka/table_paths.hpp"
@@ -396,6 +399,66 @@ TEST(VerifyBounded, AFileThatIsNoJournalIsRefusedAndLeftAsItIs) {
   EXPECT_NE(res.journal_error.find("cannot write the journal"), std::string::npos) << res.journal_error;
   EXPECT_EQ(res.tables.size(), build_order(3).size());
   for (const VerifyReport& t : res.tables) EXPECT_EQ(t.mismatches, 0u);
+}
+
+
+// verify --stats-journal: each table found good gets the record info --stats
+// would make of it (the same text, so info --stats takes it as its own), in
+// all six variants; a table with a mismatch gets none, and its readers
+// theirs all the same.
+TEST(VerifyBounded, StatsRecordsAreWhatInfoStatsCounts) {
+  for (Variant v : all_variants()) {
+    const Rules& r = rules_of(v);
+    Copy c(v, 4, "stats-" + std::string(r.name));
+    const fs::path journal = c.path / "stats.journal";
+    VerifyOptions o(2);
+    o.stats_journal = journal;
+    auto res = verify_tables(r, c.path, o);
+    ASSERT_TRUE(res.ok()) << res.message();
+    EXPECT_TRUE(res->stats_journal_error.empty()) << res->stats_journal_error;
+    EXPECT_EQ(res->stats_recorded, build_order(4).size()) << r.name;
+    auto tb = Tablebase::open(r, c.path);
+    ASSERT_TRUE(tb.ok()) << tb.message();
+    auto j = ResultsJournal::open(journal, "stats", default_env());
+    ASSERT_TRUE(j.ok()) << j.message();
+    std::uint64_t captures = 0, wins = 0;
+    for (const Material& m : build_order(4)) {
+      const std::vector<Metric> files = {Metric::WDL, Metric::DTW, Metric::DTC};
+      const auto recorded = j->find(r, c.path, m, files);
+      ASSERT_TRUE(recorded) << r.name << " " << m.name();
+      auto counted = material_stats(**tb, m, {.threads = 2, .lines = false});
+      ASSERT_TRUE(counted.ok()) << counted.message();
+      EXPECT_EQ(*recorded, stats_record(*counted)) << r.name << " " << m.name();
+      captures += counted->captures;
+      wins += counted->total.wins;
+    }
+    EXPECT_GT(captures, 0u) << r.name;
+    EXPECT_GT(wins, 0u) << r.name;
+    if (v != Variant::Russian) continue;
+    // A changed value: a fresh journal holds exactly the tables found good
+    // (not the changed one, nor a reader whose check it spoils).
+    const Material changed = *Material::parse("2Kv1K");
+    change_one_value(r, c.path, changed, Metric::DTW);
+    fs::remove(journal);
+    res = verify_tables(r, c.path, o);
+    ASSERT_TRUE(res.ok()) << res.message();
+    auto again = ResultsJournal::open(journal, "stats", default_env());
+    ASSERT_TRUE(again.ok()) << again.message();
+    std::size_t good = 0;
+    for (const VerifyReport& t : res->tables) {
+      const bool ok = t.error.empty() && t.mismatches == 0;
+      good += ok;
+      EXPECT_EQ(again->find(r, c.path, t.material, {Metric::WDL, Metric::DTW, Metric::DTC}).has_value(), ok)
+          << t.material.name();
+      if (t.material == changed) EXPECT_FALSE(ok);
+    }
+    EXPECT_EQ(res->stats_recorded, good);
+    EXPECT_GT(good, build_order(3).size());
+    // A verify journal is no stats journal: refused.
+    o.stats_journal = c.path / "verify.journal";
+    run_journal(r, c.path, o.stats_journal);
+    EXPECT_EQ(verify_tables(r, c.path, o).code(), ErrorCode::InvalidArgument);
+  }
 }
 
 }  // namespace

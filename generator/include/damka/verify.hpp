@@ -42,6 +42,10 @@
 // set): a run stopped part way through goes on where it stopped.  The
 // tables it skips that later ones read are loaded into memory as the
 // generator loads present tables (resident_tables.hpp), within the budget.
+// With VerifyOptions::stats_journal set, each table found good also gets
+// the statistics record `damka info --stats` keeps (stats_tally.hpp),
+// counted from the values the check found true; the tables this run skips
+// get none.
 #pragma once
 
 #include <cstdint>
@@ -126,6 +130,14 @@ struct VerifyOptions {
   // created when missing).  Must not be a table file or anything but a
   // journal: such a file is refused, never overwritten.
   std::filesystem::path journal;
+  // Not empty: a journal of statistics (kind "stats", the one `damka info
+  // --stats --journal FILE` reads and writes) to record each table found
+  // good in, with what info --stats counts (stats_tally.hpp), from the
+  // values this check found true: a later info --stats with that journal
+  // counts only the tables not recorded (those the verify journal skipped,
+  // those with mismatches or errors).  Created when missing; refused, never
+  // overwritten, when it is anything else.
+  std::filesystem::path stats_journal;
 };
 
 struct VerifyResult {
@@ -133,6 +145,8 @@ struct VerifyResult {
   std::vector<VerifyReport> tables;      // every table present, in build order
   std::string journal_error;             // not empty: the journal could not be written (the first failure;
                                          // the checks went on, their verdicts stand, but are not recorded)
+  std::string stats_journal_error;       // the same for VerifyOptions::stats_journal
+  std::size_t stats_recorded = 0;        // tables whose statistics went to VerifyOptions::stats_journal
 };
 
 // Whether `path` can serve as VerifyOptions::journal: absent, or a journal.

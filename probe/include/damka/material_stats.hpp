@@ -46,21 +46,9 @@
 #include "damka/expected.hpp"
 #include "damka/material.hpp"
 #include "damka/probe.hpp"
+#include "damka/stats_tally.hpp"  // WdlCounts, and the counting and record shared with verify
 
 namespace damka {
-
-// Positions won, drawn and lost by the side to move.
-struct WdlCounts {
-  std::uint64_t wins = 0, draws = 0, losses = 0;
-  constexpr std::uint64_t positions() const { return wins + draws + losses; }
-  constexpr WdlCounts& operator+=(const WdlCounts& o) {
-    wins += o.wins;
-    draws += o.draws;
-    losses += o.losses;
-    return *this;
-  }
-  friend constexpr bool operator==(const WdlCounts&, const WdlCounts&) = default;
-};
 
 // The longest win for the side to move in one distance metric, and the
 // position that shows it: the lowest slot holding such a win.
@@ -118,7 +106,8 @@ Expected<MaterialStats> material_stats(const Tablebase& tb, const Material& cano
 // The numbers of `s` as the JSON text of an object, for a ResultsJournal
 // (results_journal.hpp: `damka info --stats --journal`): the counts, the
 // files present, and each longest win's plies, count and slot (not its
-// position or line, which follow from the slot).  Cost: linear in nothing.
+// position or line, which follow from the slot): stats_tally_record()
+// (stats_tally.hpp), which verify also writes.  Cost: a few hundred bytes.
 std::string stats_record(const MaterialStats& s);
 // The statistics of `canonical` from a stats_record() of it: the example
 // positions from their slots, their lines probed through `tb` again when
