@@ -90,7 +90,9 @@ struct StatsOptions {
 // the material's WDL file (DTW and DTC where present: a file missing leaves
 // its LongestWin not found) and, for the capture positions, the tables of
 // the materials their captures lead to (the DTW tables where this material
-// has DTW, the DTC tables where it has DTC, else the WDL tables).
+// has DTW, else the WDL tables: a capture position's DTC follows from its
+// WDL, capture_dtc in value_oracle.hpp), and for the DTC example's line the
+// DTC tables it reaches.
 // Errors: NotFound when the material's WDL file or a table a capture needs
 // is missing (the message names it); Corrupt when a file is damaged, of
 // another material or variant, or when the files disagree; Io when a file
