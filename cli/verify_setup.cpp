@@ -29,6 +29,23 @@ Error no_tables_of(const Rules& r, const TableFolderScan& scan, Report& report, 
                ErrorCode::NotFound);
 }
 
+// A journal option (--journal, --stats-journal): when given, the file is
+// opened as a journal of `kind` now (created if absent) and set in `target`;
+// a file that is not one is refused (InvalidArgument, or Io if unreadable).
+Status use_journal(const char* option, const std::string& path, const char* kind, const VerifyCommandOptions& o,
+                   std::filesystem::path& target, Report& report) {
+  if (path.empty()) return Status::ok_status();
+  if (Status j = ResultsJournal::open(path, kind, env_or_default(o.env)).status(); !j.ok())
+    return Error(std::string(option) + ": " + j.message(),
+                 j.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::InvalidArgument);
+  target = path;
+  std::string key = std::string(option).substr(2);  // "--stats-journal" -> "stats_journal"
+  for (char& c : key)
+    if (c == '-') c = '_';
+  report.set(key, path);
+  return Status::ok_status();
+}
+
 }  // namespace
 
 Expected<VerifySetup> setup_verify(const VerifyCommandOptions& o, Report& report) {
@@ -45,21 +62,12 @@ Expected<VerifySetup> setup_verify(const VerifyCommandOptions& o, Report& report
     if (o.variant.empty()) return bad_argument("--material needs -v VARIANT");
     s.vopt.only = m->canonical();
   }
-  if (!o.journal.empty()) {
-    // Checked now, before any table: a file that is no journal is never overwritten.
-    if (Status j = check_verify_journal(o.journal, env_or_default(o.env)); !j.ok())
-      return Error("--journal: " + j.message(), j.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::InvalidArgument);
-    s.vopt.journal = o.journal;
-    report.set("journal", o.journal);
-  }
-  if (!o.stats_journal.empty()) {
-    // Checked now as well: `damka info --stats --journal` reads and writes the same kind.
-    if (Status j = ResultsJournal::open(o.stats_journal, "stats", env_or_default(o.env)).status(); !j.ok())
-      return Error("--stats-journal: " + j.message(),
-                   j.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::InvalidArgument);
-    s.vopt.stats_journal = o.stats_journal;
-    report.set("stats_journal", o.stats_journal);
-  }
+  // Both journals are checked now, before any table: a file that is not a
+  // journal of its kind is never overwritten (`damka info --stats --journal`
+  // reads and writes the stats kind).
+  if (Status j = use_journal("--journal", o.journal, "verify", o, s.vopt.journal, report); !j.ok()) return j.error();
+  if (Status j = use_journal("--stats-journal", o.stats_journal, "stats", o, s.vopt.stats_journal, report); !j.ok())
+    return j.error();
   auto scan = scan_table_folder(o.dir, env_or_default(o.env));
   if (!scan) return Error(scan.message(), scan.code() == ErrorCode::Io ? ErrorCode::Io : ErrorCode::NotFound);
   s.scan = std::move(*scan);

@@ -329,8 +329,8 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
                 if (files.dtc) cur->dtc[o] = capture_dtc(bp.wdl).encode();
                 if (keep_prim) (*keep_prim)[slot] = cur->prim[o];
                 if (keep_dtc) (*keep_dtc)[slot] = cur->dtc[o];
-                if (!prim_rd[t]->error().empty() || (files.dtc && !dtc_rd[t]->error().empty())) {
-                  err.set(Error(!prim_rd[t]->error().empty() ? prim_rd[t]->error() : dtc_rd[t]->error()), true);
+                if (!prim_rd[t]->error().empty()) {  // dtc_rd is not read here
+                  err.set(Error(prim_rd[t]->error()), true);
                   break;
                 }
                 continue;

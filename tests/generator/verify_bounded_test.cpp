@@ -319,10 +319,14 @@ TEST(VerifyBounded, AJournalSkipsTablesFoundGoodWhoseFilesAreUnchanged) {
                          (round == 0 && std::find(reads.begin(), reads.end(), changed) != reads.end());
       EXPECT_EQ(t.journaled, !again) << t.material.name();
       if (again) checked += t.positions;
-      if (t.material == changed) EXPECT_GE(t.mismatches, 1u);
+      if (t.material == changed) {
+        EXPECT_GE(t.mismatches, 1u);
+      }
     }
     EXPECT_EQ(total, checked);  // the run's progress counts what it checks
-    if (round == 0) EXPECT_GT(checked, table_slots(changed));  // 1K1Mv1K reads 2Kv1K
+    if (round == 0) {
+      EXPECT_GT(checked, table_slots(changed));  // 1K1Mv1K reads 2Kv1K
+    }
   }
 }
 
@@ -357,7 +361,9 @@ TEST(VerifyBounded, TablesTheJournalSkipsAreLoadedForTheTablesStillToCheck) {
       EXPECT_TRUE(t.error.empty()) << t.material.name() << ": " << t.error;
       EXPECT_EQ(t.mismatches, 0u) << t.material.name();
     }
-    if (memory == ~std::uint64_t{0}) EXPECT_GE(loaded.size(), 3u);
+    if (memory == ~std::uint64_t{0}) {
+      EXPECT_GE(loaded.size(), 3u);
+    }
     for (const Material& m : loaded) EXPECT_FALSE(forgotten.count(m)) << m.name() << " was checked, not loaded";
     EXPECT_TRUE(loads_finish);
     // Checked again (the run recorded them): put them back out.
@@ -426,7 +432,7 @@ TEST(VerifyBounded, StatsRecordsAreWhatInfoStatsCounts) {
       const std::vector<Metric> files = {Metric::WDL, Metric::DTW, Metric::DTC};
       const auto recorded = j->find(r, c.path, m, files);
       ASSERT_TRUE(recorded) << r.name << " " << m.name();
-      auto counted = material_stats(**tb, m, {.threads = 2, .lines = false});
+      auto counted = material_stats(**tb, m, {.threads = 2, .lines = false, .progress = {}});
       ASSERT_TRUE(counted.ok()) << counted.message();
       EXPECT_EQ(*recorded, stats_record(*counted)) << r.name << " " << m.name();
       captures += counted->captures;
@@ -450,7 +456,9 @@ TEST(VerifyBounded, StatsRecordsAreWhatInfoStatsCounts) {
       good += ok;
       EXPECT_EQ(again->find(r, c.path, t.material, {Metric::WDL, Metric::DTW, Metric::DTC}).has_value(), ok)
           << t.material.name();
-      if (t.material == changed) EXPECT_FALSE(ok);
+      if (t.material == changed) {
+        EXPECT_FALSE(ok);
+      }
     }
     EXPECT_EQ(res->stats_recorded, good);
     EXPECT_GT(good, build_order(3).size());
