@@ -53,6 +53,10 @@ inline Bitboard shift(Bitboard b, Dir d) {
   return 0;
 }
 
+// The pieces of `opp` that a jump along d could take: those with an empty
+// square right behind them along d.  A first jump along d needs one.
+inline Bitboard victims_along(Bitboard opp, Bitboard empty, Dir d) { return opp & shift(empty, reverse(d)); }
+
 // The capture search of one piece.
 class CaptureSearch {
  public:
@@ -220,7 +224,17 @@ void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMod
   for (Dir d : r.men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me))
     capturers |= shift(shift(empty, reverse(d)) & opp, reverse(d));
   for (Bitboard b = p.men[idx(me)] & capturers; b; b &= b - 1) cs.run(lsb(b), false);
-  for (Bitboard b = p.kings[idx(me)]; b; b &= b - 1) cs.run(lsb(b), true);
+  // Only kings with something to take along one of their rays start one.
+  if (const Bitboard kings = p.kings[idx(me)]) {
+    Bitboard victims[4];
+    for (Dir d : kAll) victims[d] = victims_along(opp, empty, d);
+    for (Bitboard b = kings; b; b &= b - 1) {
+      const int s = lsb(b);
+      if ((ray(s, UpLeft) & victims[UpLeft]) | (ray(s, UpRight) & victims[UpRight]) |
+          (ray(s, DownLeft) & victims[DownLeft]) | (ray(s, DownRight) & victims[DownRight]))
+        cs.run(s, true);
+    }
+  }
   if (out.empty()) return;
 
   if (r.capture_choice != CaptureChoice::Free) {
@@ -309,13 +323,14 @@ bool has_capture(const Rules& r, const Position& p) {
     return false;
   }
   const Bitboard occ = p.occupied();
-  for (Bitboard b = kings; b; b &= b - 1) {
-    const int s = lsb(b);
-    for (Dir d : kAll) {
+  for (Dir d : kAll) {
+    const Bitboard victims = victims_along(opp, empty, d);
+    if (!victims) continue;
+    for (Bitboard b = kings; b; b &= b - 1) {
+      const int s = lsb(b);
+      if (!(ray(s, d) & victims)) continue;  // nothing to take along d: no blocker to look for
       const int v = first_blocker(s, d, occ);
-      if (v < 0 || !(opp & bit(v))) continue;
-      const int l = step(v, d);
-      if (l >= 0 && (empty & bit(l))) return true;
+      if (v >= 0 && (victims & bit(v))) return true;
     }
   }
   return false;
