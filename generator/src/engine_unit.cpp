@@ -151,8 +151,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
         loss_exit[i] = std::max(loss_exit[i], c);
     }
   };
-  if (has_capture(r_, p)) {
-    generate_capture_moves(r_, p, moves);
+  if (generate_capture_moves_if_any(r_, p, moves)) {
     flags |= kCaptureFlag;
     for (const Move& mv : moves) exit(mv);
   } else {

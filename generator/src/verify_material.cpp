@@ -314,11 +314,10 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
               if (err.failed.load(std::memory_order_relaxed)) break;
               cur->wdl[o] = static_cast<std::uint8_t>(code[0]);
               const Position pos = position_at(L.index, slot);
-              if (is_derived(rules, pos)) {
+              if (generate_capture_moves_if_any(rules, pos, caps)) {  // is_derived
                 cur->wdl[o] = kDerived;  // nothing stored to check
                 // The oracle's search (value_oracle.hpp): the best capture;
                 // the DTC follows from the WDL (capture_dtc).
-                generate_capture_moves(rules, pos, caps);
                 Value bp;
                 for (std::size_t j = 0; j < caps.size(); ++j) {
                   const Position q = apply(pos, caps[j]);

@@ -296,6 +296,12 @@ void generate_capture_moves(const Rules& r, const Position& p, MoveList& out, Mo
   assert(!out.empty());
 }
 
+bool generate_capture_moves_if_any(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
+  out.clear();
+  generate_captures(r, p, out, mode);
+  return !out.empty();
+}
+
 void generate_quiet_man_moves(const Position& p, MoveList& out) {
   out.clear();
   append_quiet_man_moves(p, out);
@@ -337,12 +343,7 @@ bool has_capture(const Rules& r, const Position& p) {
 }
 
 void generate_moves(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
-  out.clear();
-  if (has_capture(r, p)) {
-    generate_captures(r, p, out, mode);
-    assert(!out.empty());
-    return;
-  }
+  if (generate_capture_moves_if_any(r, p, out, mode)) return;
   const Color me = p.side_to_move;
   append_quiet_man_moves(p, out);
   const Bitboard occ = p.occupied();
@@ -364,11 +365,7 @@ void generate_moves(const Rules& r, const Position& p, MoveList& out, MoveMode m
 
 namespace {
 std::uint64_t count_moves_with(const Rules& r, const Position& p, MoveMode mode, MoveList& scratch) {
-  if (has_capture(r, p)) {
-    scratch.clear();
-    generate_captures(r, p, scratch, mode);
-    return scratch.size();
-  }
+  if (generate_capture_moves_if_any(r, p, scratch, mode)) return scratch.size();
   const Color me = p.side_to_move;
   std::uint64_t n = 0;
   for (Dir d : forward_dirs(me)) n += popcount(men_targets(p, me, d));

@@ -150,12 +150,14 @@ auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Looku
     v = ask == Ask::Wdl ? Value::loss(0).wdl_only() : Value::loss(0);
     return S{};
   }
-  const bool capture = has_capture(rules, p);
+  // The side to move's captures, if it has any (it must capture then).
+  MoveList& moves = moves_at(depth);
+  const bool capture = generate_capture_moves_if_any(rules, p, moves);
   // A WDL table stores both sides to move (FORMAT.md 3.5): only a distance
   // file may leave p out.
   if (!capture && (ask == Ask::Wdl || metric == Metric::WDL || stores(p))) return lookup(p, ask, v);
   bool lost = false;  // known to be lost
-  if (ask == Ask::IfLost) {  // searched: its WDL first
+  if (ask == Ask::IfLost) {  // searched: its WDL first (at this depth: `moves` is p's again after it)
     if (S s = search(rules, p, metric, Ask::Wdl, lookup, stores, v, depth); s != S{} || v.wdl != Wdl::Loss) return s;
     ask = Ask::Value;
     lost = true;
@@ -170,11 +172,7 @@ auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Looku
   // The best of the side to move's moves: its captures (it must capture),
   // or every move of a side its one-side distance file does not store.  A
   // capture or a promotion starts the DTC count again.
-  MoveList& moves = moves_at(depth);
-  if (capture)
-    generate_capture_moves(rules, p, moves);
-  else
-    generate_moves(rules, p, moves);
+  if (!capture) generate_moves(rules, p, moves);
   // An unstored position (a distance metric): its own WDL is stored (the
   // WDL table keeps both sides).  A draw needs no move; a win's best move is
   // one to a successor lost for its side to move, so only those successors'

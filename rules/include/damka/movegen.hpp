@@ -56,6 +56,12 @@ void generate_quiet_man_moves(const Position& p, MoveList& out);
 // The captures of the side to move as generate_moves gives them; valid only
 // when has_capture(r, p) (saves generate_moves' own check).
 void generate_capture_moves(const Rules& r, const Position& p, MoveList& out, MoveMode mode = MoveMode::Merged);
+// has_capture(r, p) and, where true, the captures in `out` (cleared first;
+// left empty where false): one look for the capture positions that callers
+// would otherwise check with has_capture, then generate.  Costs about what
+// has_capture costs where p has no capture.  Thread-safe.
+bool generate_capture_moves_if_any(const Rules& r, const Position& p, MoveList& out,
+                                   MoveMode mode = MoveMode::Merged);
 Bitboard king_step_targets(const Rules& r, int s, Bitboard occupied);
 // The position after `m`; the side to move changes.
 Position apply(const Position& p, const Move& m);
