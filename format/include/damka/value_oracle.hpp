@@ -46,7 +46,8 @@
 // unstored position is stored unless the move promotes (a material with
 // fewer men) or it must capture (fewer pieces).
 //
-// Cost.  A stored position: one has_capture() and one lookup.  A capture
+// Cost.  A stored position: one generate_capture_moves_if_any() (about a
+// has_capture() where it has none) and one lookup.  A capture
 // position: its captures' successors, recursively (WDL stops at the first
 // winning capture); captures in a row remove a piece each, so the depth is
 // at most the number of pieces; in DTC a capture position costs its WDL
