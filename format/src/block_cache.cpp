@@ -266,18 +266,36 @@ void BlockCache::insert(BlockTable& table, std::uint64_t b, PackedBlock block) {
   // Block b's pointer is set and cleared only under its shard's mutex.
   std::atomic<CachedBlock*>& slot = table.slot(b);
   if (slot.load(std::memory_order_relaxed) != nullptr) return;  // another thread read it meanwhile
-  while (sh.bytes + charge > sh.capacity && !sh.resident.empty()) evict_one(sh);
+  if (!make_room(sh, charge)) return;  // readers still hold the evicted blocks: not cached this time
   cb->slot = &slot;
   sh.bytes += charge;
   sh.resident.push_back(cb.get());
+  sh.peak_bytes = std::max(sh.peak_bytes, sh.bytes + sh.retired_bytes);
   slot.store(cb.release(), kSeqCstEpochs ? std::memory_order_seq_cst : std::memory_order_release);
-  // Reclaiming costs a membarrier system call (~1.5 us): batched, once the
-  // retired blocks weigh 1/16 of the shard's share and number at least
-  // kMinReclaimBlocks (in a small cache 1/16 is a handful of blocks: a system
-  // call every few misses), or weigh 1/4 of the share whatever their number.
-  if (sh.retired_bytes > sh.capacity / 16 &&
-      (sh.retired.size() >= kMinReclaimBlocks || sh.retired_bytes > sh.capacity / 4))
-    reclaim(sh);
+}
+
+// Evicts and reclaims until resident and retired blocks with `charge` more
+// fit the shard's share; false if they cannot (every block is evicted and
+// readers still look at some).  Retired blocks count: their memory is still
+// held, so a cache never holds more than its capacity.  Reclaiming costs a membarrier system call (~1.5 us): it runs
+// once the retired blocks weigh 1/16 of the share and number at least
+// kMinReclaimBlocks (in a small cache 1/16 is a handful of blocks: a system
+// call every few misses), or weigh 1/4 of the share whatever their number, or
+// when nothing is left to evict; at most once per insert.
+bool BlockCache::make_room(Shard& sh, std::size_t charge) {
+  bool reclaimed = false;
+  while (sh.bytes + sh.retired_bytes + charge > sh.capacity) {
+    const bool due = sh.retired_bytes > sh.capacity / 16 &&
+                     (sh.retired.size() >= kMinReclaimBlocks || sh.retired_bytes > sh.capacity / 4);
+    if (!reclaimed && !sh.retired.empty() && (due || sh.resident.empty())) {
+      reclaimed = true;
+      reclaim(sh);
+      continue;
+    }
+    if (sh.resident.empty()) return false;
+    evict_one(sh);
+  }
+  return true;
 }
 
 // Clears one block's pointer and retires it.
@@ -333,6 +351,7 @@ BlockCache::Stats BlockCache::stats() {
     reclaim(sh);
     st.blocks += sh.resident.size();
     st.bytes += sh.bytes + sh.retired_bytes;
+    st.peak_bytes += sh.peak_bytes;
   }
   st.reads = reads_.load(std::memory_order_relaxed);
   return st;

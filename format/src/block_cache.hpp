@@ -21,12 +21,14 @@
 // the pointer after it was cleared).  Thread records are one per thread
 // (process-wide, reused after a thread ends) and shared by every cache: a
 // record announcing another cache's epoch can only delay a reclaim (until
-// that reader's look-up ends), never free a block a reader still sees.  Reclaims are
-// batched: a shard reclaims when its retired blocks weigh more than 1/16 of
-// its share of the capacity and are at least 16 (or weigh more than 1/4 of
-// it), so the cache holds at most 1/16 more than its capacity, or 16 blocks
-// more where 16 blocks weigh more than that (small caches, up to 1/4), plus
-// blocks a slow reader still holds.
+// that reader's look-up ends), never free a block a reader still sees.  Retired
+// blocks count against the capacity until they are freed, so the cache
+// never holds more than its capacity (a block that finds no room because
+// readers still look at every evicted one is not kept).
+// Reclaims are batched: a shard reclaims when its retired blocks weigh more
+// than 1/16 of its share of the capacity and are at least 16 (or weigh more
+// than 1/4 of it), so about 1/16 of the capacity (up to 1/4 in small caches)
+// holds retired blocks rather than resident ones.
 //
 // Which block to evict: CLOCK (second chance), an approximation of LRU that
 // needs no list update on a hit.  Inserting and evicting (the miss path,
@@ -136,15 +138,18 @@ class BlockCache {
 
   // If block b of the table is cached: its code `index` in *code, true.
   bool lookup(const BlockTable& table, std::uint64_t b, std::uint32_t index, std::uint16_t* code);
-  // Adds block b of the table (a no-op if it is there already or larger than
-  // its shard's share of the capacity), evicting others of its shard to stay
-  // within that share.
+  // Adds block b of the table (a no-op if it is there already, larger than
+  // its shard's share of the capacity, or finds no room), evicting others of
+  // its shard to stay within that share.
   void insert(BlockTable& table, std::uint64_t b, PackedBlock block);
   void count_read() { reads_.fetch_add(1, std::memory_order_relaxed); }
 
   std::size_t capacity() const { return capacity_; }
   struct Stats {
     std::uint64_t hits = 0, misses = 0, blocks = 0, bytes = 0, reads = 0;
+    // The most the shards ever held at once, retired blocks included (a sum
+    // of per-shard peaks: an upper bound on the cache's peak).
+    std::uint64_t peak_bytes = 0;
   };
   Stats stats();
 
@@ -161,8 +166,10 @@ class BlockCache {
     std::size_t bytes = 0;  // resident blocks, charged with bookkeeping
     std::vector<Retired> retired;
     std::size_t retired_bytes = 0;
+    std::size_t peak_bytes = 0;  // the most bytes + retired_bytes ever
   };
   Shard& shard_of(const BlockTable& table, std::uint64_t b) const;
+  bool make_room(Shard& sh, std::size_t charge);  // sh.mu held
   void evict_one(Shard& sh);        // sh.mu held
   void reclaim(Shard& sh);           // sh.mu held
 

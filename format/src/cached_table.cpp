@@ -20,7 +20,7 @@ std::size_t TableCache::capacity() const { return cache_->capacity(); }
 
 TableCache::Stats TableCache::stats() const {
   const BlockCache::Stats s = cache_->stats();
-  return Stats{s.hits, s.misses, s.blocks, s.bytes, s.reads};
+  return Stats{s.hits, s.misses, s.blocks, s.bytes, s.reads, s.peak_bytes};
 }
 
 CachedTable::~CachedTable() = default;

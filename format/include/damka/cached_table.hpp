@@ -30,9 +30,9 @@ class BlockTable;
 
 class TableCache {
  public:
-  // Holds at most about capacity_bytes of decoded blocks and their
-  // bookkeeping (block_cache.hpp: up to 1/16 more while retired blocks wait
-  // to be freed); 0: no cache, every read decodes its block.
+  // Holds at most capacity_bytes of decoded blocks and their bookkeeping,
+  // evicted blocks not yet freed included (block_cache.hpp); 0: no cache,
+  // every read decodes its block.
   explicit TableCache(std::size_t capacity_bytes);
   ~TableCache();
   TableCache(const TableCache&) = delete;
@@ -43,6 +43,7 @@ class TableCache {
     std::uint64_t hits = 0, misses = 0;  // look-ups
     std::uint64_t blocks = 0, bytes = 0;  // held now
     std::uint64_t reads = 0;              // blocks read from files
+    std::uint64_t peak_bytes = 0;         // the most held at once (at most the capacity)
   };
   // Cost: takes each shard's mutex in turn.  Thread-safe.
   Stats stats() const;
