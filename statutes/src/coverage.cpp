@@ -60,10 +60,8 @@ bool material_orientation_matches(const Clause& c, const Material& m, Color stro
   return true;
 }
 
-}  // namespace
-
-std::optional<Color> clause_covers(const Rulebook& book, const Clause& clause, const Position& p,
-                                   std::optional<Color> winner) {
+// clause_covers without the clause's excepts.
+std::optional<Color> covers_ignoring_except(const Clause& clause, const Position& p, std::optional<Color> winner) {
   if (!clause.judgeable || !clause.pieces.matches(p.count())) return std::nullopt;
   bool ok[2] = {false, false};
   for (Color s : {Color::White, Color::Black}) {
@@ -81,9 +79,35 @@ std::optional<Color> clause_covers(const Rulebook& book, const Clause& clause, c
     const int w = popcount(p.pieces(Color::White)), b = popcount(p.pieces(Color::Black));
     stronger = w > b ? Color::White : b > w ? Color::Black : winner.value_or(Color::White);
   }
+  return stronger;
+}
+
+}  // namespace
+
+ResolvedClause resolve_clause(const Rulebook& book, const Clause& clause) {
+  ResolvedClause r{&clause, {}};
   for (const std::string& id : clause.except) {
     const Clause* x = book.find(id);
-    if (x && x != &clause && x->except.empty() && clause_covers(book, *x, p, winner)) return std::nullopt;
+    if (x && x != &clause && x->except.empty()) r.except.push_back(x);
+  }
+  return r;
+}
+
+std::optional<Color> clause_covers(const ResolvedClause& c, const Position& p, std::optional<Color> winner) {
+  const auto stronger = covers_ignoring_except(*c.clause, p, winner);
+  if (!stronger) return std::nullopt;
+  for (const Clause* x : c.except)
+    if (covers_ignoring_except(*x, p, winner)) return std::nullopt;
+  return stronger;
+}
+
+std::optional<Color> clause_covers(const Rulebook& book, const Clause& clause, const Position& p,
+                                   std::optional<Color> winner) {
+  const auto stronger = covers_ignoring_except(clause, p, winner);
+  if (!stronger) return std::nullopt;
+  for (const std::string& id : clause.except) {
+    const Clause* x = book.find(id);
+    if (x && x != &clause && x->except.empty() && covers_ignoring_except(*x, p, winner)) return std::nullopt;
   }
   return stronger;
 }

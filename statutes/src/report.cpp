@@ -239,7 +239,9 @@ Expected<std::vector<Found>> walk_material(const Rulebook& book, const ValueSour
                                            const std::vector<std::size_t>& covering,
                                            const std::vector<ClauseWork>& work, int examples) {
   std::vector<const StatuteCounts*> counts(covering.size());
+  std::vector<ResolvedClause> clauses(covering.size());  // excepts found once, not per position
   for (std::size_t k = 0; k < covering.size(); ++k) {
+    clauses[k] = resolve_clause(book, *work[covering[k]].clause);
     auto sc = values.statute_table(book, *work[covering[k]].clause, m);
     if (!sc) return sc.error();
     counts[k] = *sc;
@@ -285,7 +287,7 @@ Expected<std::vector<Found>> walk_material(const Rulebook& book, const ValueSour
           for (std::size_t k = 0; k < covering.size(); ++k) {
             Found& w = local[k];
             const Clause& c = *work[covering[k]].clause;
-            const auto stronger = clause_covers(book, c, p, winner);
+            const auto stronger = clause_covers(clauses[k], p, winner);
             if (!stronger) continue;
             SideFigures& f = w.side[idx(p.side_to_move)];
             ++f.positions;

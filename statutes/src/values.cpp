@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include <omp.h>
 
@@ -32,10 +34,18 @@ MetricSpec statute_spec(const Clause& clause) {
 
 namespace {
 
-// The entry of clause's number (its family) that covers p, if any.
-const Clause* family_entry(const Rulebook& book, const Clause& clause, const Position& p) {
+// The entries of clause's number (its family), their excepts found.
+std::vector<ResolvedClause> family_of(const Rulebook& book, const Clause& clause) {
+  std::vector<ResolvedClause> family;
   for (const Clause& e : book.clauses)
-    if (e.judgeable && e.number == clause.number && clause_covers(book, e, p)) return &e;
+    if (e.judgeable && e.number == clause.number) family.push_back(resolve_clause(book, e));
+  return family;
+}
+
+// The entry of a family that covers p, if any.
+const Clause* family_entry(std::span<const ResolvedClause> family, const Position& p) {
+  for (const ResolvedClause& e : family)
+    if (clause_covers(e, p)) return e.clause;
   return nullptr;
 }
 
@@ -90,7 +100,7 @@ Expected<Value> ValueSource::statute_count(const Rulebook& book, const Clause& c
 
 Expected<Value> ValueSource::statute_value(const Rulebook& book, const Clause& clause, const Position& p) const {
   if (p.pieces(p.side_to_move) == 0) return Value::loss(0);
-  const Clause* e = family_entry(book, clause, p);
+  const Clause* e = family_entry(family_of(book, clause), p);
   if (!e) return value(p, Metric::WDL);
   const Material m = material_of(p).canonical();
   const StatuteCounts* counts = counts_->find(statute_key(book, *e, m));
@@ -165,17 +175,24 @@ Expected<const StatuteCounts*> ValueSource::compute_counts(const Rulebook& book,
       if (e.judgeable && e.number == clause.number && clause_matches_material(book, e, s))
         if (const StatuteCounts* c = counts_->find(statute_key(book, e, s)))
           targets.push_back(Target{&e, s, c, std::make_unique<MaterialIndex>(s)});
+  // The family and its excepts, found once: an exit checks coverage only.
+  const std::vector<ResolvedClause> family = family_of(book, clause);
   FunctionSuccessors succ([&](const Position& q) -> Expected<std::uint16_t> {
-    if (const Clause* e = q.pieces(q.side_to_move) == 0 ? nullptr : family_entry(book, clause, q)) {
-      const Material mq = material_of(q).canonical();
-      for (const Target& t : targets) {
-        if (t.entry != e || t.material != mq) continue;
-        auto code = t.counts->code(locate_slot(*t.index, q));
-        if (!code) return code.error();
-        return limit_count(Value::decode(*code), e->limit).wdl_only().encode();
-      }
+    if (q.pieces(q.side_to_move) == 0) return Value::loss(0).wdl_only().encode();
+    const Clause* e = family_entry(family, q);
+    if (!e) {  // plain play (statute_value's answer)
+      auto v = value(q, Metric::WDL);
+      if (!v) return v.error();
+      return v->wdl_only().encode();
     }
-    auto v = statute_value(book, clause, q);  // plain play, or a count not found above
+    const Material mq = material_of(q).canonical();
+    for (const Target& t : targets) {
+      if (t.entry != e || t.material != mq) continue;
+      auto code = t.counts->code(locate_slot(*t.index, q));
+      if (!code) return code.error();
+      return limit_count(Value::decode(*code), e->limit).wdl_only().encode();
+    }
+    auto v = statute_value(book, clause, q);  // a count not found above
     if (!v) return v.error();
     return v->wdl_only().encode();
   });

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "damka/material.hpp"
 #include "damka/position.hpp"
@@ -16,6 +17,18 @@ namespace damka {
 // one with more pieces; with as many pieces, the side `winner` if given, else
 // White.  Clauses in `except` are checked through `book`.
 std::optional<Color> clause_covers(const Rulebook& book, const Clause& clause, const Position& p,
+                                   std::optional<Color> winner = std::nullopt);
+// A clause with the clauses its `except` names found once (clause_covers in
+// a loop: no look-up by name per position).  Points into the book, which must
+// outlive it.
+struct ResolvedClause {
+  const Clause* clause = nullptr;
+  std::vector<const Clause*> except;  // those clause_covers checks: found, not itself, no excepts of their own
+};
+ResolvedClause resolve_clause(const Rulebook& book, const Clause& clause);
+// clause_covers(book, *c.clause, p, winner), the same answer.  Cost: a few
+// popcounts per side pair and condition.  Thread-safe.
+std::optional<Color> clause_covers(const ResolvedClause& c, const Position& p,
                                    std::optional<Color> winner = std::nullopt);
 // Whether a clause can cover some position of material m (either orientation),
 // ignoring position conditions.
