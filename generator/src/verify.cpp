@@ -47,10 +47,6 @@ const char* file_problem_name(VerifyFileProblem::Kind kind) {
   return "bad";
 }
 
-Status check_verify_journal(const std::filesystem::path& path, Env& env) {
-  return ResultsJournal::open(path, "verify", env).status();
-}
-
 std::string describe(std::uint16_t code) { return describe_value(Value::decode(code), Metric::DTW); }
 
 Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesystem::path& dir) {

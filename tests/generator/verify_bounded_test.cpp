@@ -389,7 +389,7 @@ TEST(VerifyBounded, AFileThatIsNoJournalIsRefusedAndLeftAsItIs) {
   for (const fs::path& p : {table, note}) {
     const auto before = fs::file_size(p);
     const auto time = fs::last_write_time(p);
-    EXPECT_EQ(check_verify_journal(p, default_env()).code(), ErrorCode::InvalidArgument) << p;
+    EXPECT_EQ(ResultsJournal::open(p, "verify", default_env()).code(), ErrorCode::InvalidArgument) << p;
     VerifyOptions o(2);
     o.journal = p;
     auto res = verify_tables(r, c.path, o);

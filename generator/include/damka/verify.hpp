@@ -149,11 +149,6 @@ struct VerifyResult {
   std::size_t stats_recorded = 0;        // tables whose statistics went to VerifyOptions::stats_journal
 };
 
-// Whether `path` can serve as VerifyOptions::journal: absent, or a journal.
-// InvalidArgument naming it when it is something else, Io when it cannot be
-// read.  Cost: one read of the file.
-Status check_verify_journal(const std::filesystem::path& path, Env& env);
-
 // The canonical materials with table files in dir (for these rules), in
 // build order (stray names left out).
 Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesystem::path& dir);
@@ -162,7 +157,8 @@ Expected<std::vector<Material>> tables_in(const Rules& rules, const std::filesys
 // depends on, are missing or bad gets a report with `error` set, and the
 // others are still verified.  Mismatches are counted in the reports, not
 // errors.  Fails only when dir holds no folder for the rules (or it cannot
-// be listed), or the journal is not one (check_verify_journal).  The verdicts do not depend on threads or memory_budget.
+// be listed), or a journal is not one (ResultsJournal::open of kind "verify" or "stats":
+// InvalidArgument naming it; Io when it cannot be read).  The verdicts do not depend on threads or memory_budget.
 // Cost: about one generation's work per table (move generation and a
 // successor read per move), on opts.threads threads; memory as above.
 Expected<VerifyResult> verify_tables(const Rules& rules, const std::filesystem::path& dir, const VerifyOptions& opts,
