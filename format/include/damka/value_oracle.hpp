@@ -144,29 +144,31 @@ inline MoveList& moves_at(int depth) {
 
 template <class Lookup, class Stores>
 auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Lookup& lookup, Stores& stores, Value& v,
-            int depth) -> decltype(lookup(p, ask, v)) {
+            int depth) -> decltype(lookup(p, ask, v));
+
+// search() once p's captures are in `moves` (moves_at(depth); `capture`:
+// whether it has any).  Asks about p itself again (its WDL first) pass the
+// same list: it is not generated twice.
+template <class Lookup, class Stores>
+auto search_generated(const Rules& rules, const Position& p, bool capture, MoveList& moves, Metric metric, Ask ask,
+                      Lookup& lookup, Stores& stores, Value& v, int depth) -> decltype(lookup(p, ask, v)) {
   using S = decltype(lookup(p, ask, v));
-  assert(depth < kMaxDepth);
-  if (p.pieces(p.side_to_move) == 0) {
-    v = ask == Ask::Wdl ? Value::loss(0).wdl_only() : Value::loss(0);
-    return S{};
-  }
-  // The side to move's captures, if it has any (it must capture then).
-  MoveList& moves = moves_at(depth);
-  const bool capture = generate_capture_moves_if_any(rules, p, moves);
   // A WDL table stores both sides to move (FORMAT.md 3.5): only a distance
   // file may leave p out.
   if (!capture && (ask == Ask::Wdl || metric == Metric::WDL || stores(p))) return lookup(p, ask, v);
   bool lost = false;  // known to be lost
-  if (ask == Ask::IfLost) {  // searched: its WDL first (at this depth: `moves` is p's again after it)
-    if (S s = search(rules, p, metric, Ask::Wdl, lookup, stores, v, depth); s != S{} || v.wdl != Wdl::Loss) return s;
+  if (ask == Ask::IfLost) {  // searched: its WDL first (on the same move list, which it leaves as it is)
+    if (S s = search_generated(rules, p, capture, moves, metric, Ask::Wdl, lookup, stores, v, depth);
+        s != S{} || v.wdl != Wdl::Loss)
+      return s;
     ask = Ask::Value;
     lost = true;
   }
   const Metric m = ask == Ask::Wdl ? Metric::WDL : metric;  // this search's metric
   if (capture && m == Metric::DTC) {  // its WDL alone (capture_dtc): a winning capture ends the search
     if (!lost)
-      if (S s = search(rules, p, metric, Ask::Wdl, lookup, stores, v, depth); s != S{}) return s;
+      if (S s = search_generated(rules, p, capture, moves, metric, Ask::Wdl, lookup, stores, v, depth); s != S{})
+        return s;
     v = capture_dtc(lost ? Wdl::Loss : v.wdl);
     return S{};
   }
@@ -212,6 +214,21 @@ auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Looku
   }
   v = best;
   return S{};
+}
+
+template <class Lookup, class Stores>
+auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Lookup& lookup, Stores& stores, Value& v,
+            int depth) -> decltype(lookup(p, ask, v)) {
+  using S = decltype(lookup(p, ask, v));
+  assert(depth < kMaxDepth);
+  if (p.pieces(p.side_to_move) == 0) {
+    v = ask == Ask::Wdl ? Value::loss(0).wdl_only() : Value::loss(0);
+    return S{};
+  }
+  // The side to move's captures, if it has any (it must capture then).
+  MoveList& moves = moves_at(depth);
+  const bool capture = generate_capture_moves_if_any(rules, p, moves);
+  return search_generated(rules, p, capture, moves, metric, ask, lookup, stores, v, depth);
 }
 }  // namespace oracle_detail
 
