@@ -12,6 +12,7 @@
 #include "damka/table_paths.hpp"
 
 #include <signal.h>
+#include <sys/resource.h>
 
 namespace damka::cli {
 
@@ -53,6 +54,26 @@ Expected<std::uint64_t> memory_bytes(const std::string& text) {
   auto mem = parse_memory_size(text);
   if (!mem) return Error("--memory: " + mem.message(), ErrorCode::InvalidArgument);
   return *mem;
+}
+
+std::uint64_t peak_rss_bytes() {
+  struct rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  return static_cast<std::uint64_t>(u.ru_maxrss) * 1024;  // Linux: kilobytes
+}
+
+std::string peak_memory_words(std::uint64_t budget) {
+  const std::uint64_t peak = peak_rss_bytes();
+  std::string s = "peak memory " + format_bytes(peak);
+  if (budget > 0)
+    s += ", " + std::to_string(static_cast<int>(100.0 * static_cast<double>(peak) / static_cast<double>(budget) + 0.5)) +
+         "% of the " + format_bytes(budget) + " budget";
+  return s;
+}
+
+void add_peak_memory(Json& j, std::uint64_t budget) {
+  j["peak_rss_bytes"] = peak_rss_bytes();
+  j["memory_budget_bytes"] = budget;
 }
 
 bool memory_option(const Report& report, const std::string& text, std::uint64_t& bytes, int& rc) {

@@ -64,6 +64,16 @@ bool memory_option(const Report& report, const std::string& text, std::uint64_t&
 // The same as a value: the bytes, or an InvalidArgument error ("--memory: ...").
 Expected<std::uint64_t> memory_bytes(const std::string& text);
 
+// How much memory this process has held at most so far (its peak resident
+// set, getrusage), against the --memory budget: the summaries of generate,
+// verify, statutes and info --stats end with it, so a user sees whether the
+// budget was kept without /usr/bin/time.  Words: "peak memory 971 MiB, 95%
+// of the 1.0 GiB budget"; JSON: "peak_rss_bytes" and "memory_budget_bytes"
+// set in `j`.  Cost: one system call.
+std::uint64_t peak_rss_bytes();
+std::string peak_memory_words(std::uint64_t budget);
+void add_peak_memory(Json& j, std::uint64_t budget);
+
 // The variant for a tables folder: `given` when not empty; else the one
 // variant named by the folder's table headers for which `accepts` holds
 // (the FEN parses, the rulebook governs it, ...), or the only variant there;

@@ -202,6 +202,7 @@ void BuildPrinter::summary(const std::vector<TableReport>& result, int threads) 
     j["compression"] = compression_name(s_.opt.compression);
     if (s_.on_ranks) j["ranks"] = s_.cluster->size();
     j["phases"] = phase_profile_json(profile);
+    add_peak_memory(j, s_.opt.memory_budget);
     std::cout << j.dump(2) << "\n";
     return;
   }
@@ -213,6 +214,7 @@ void BuildPrinter::summary(const std::vector<TableReport>& result, int threads) 
               human_count(total_seconds_ > 0 ? built_positions_ / total_seconds_ / threads : 0).c_str(),
               wdl_bytes_ ? double(all_positions_) / wdl_bytes_ : 0.0);
   print_profile(profile);
+  std::printf("%s\n", peak_memory_words(s_.opt.memory_budget).c_str());
 }
 
 }  // namespace damka::cli

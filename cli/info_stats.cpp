@@ -215,8 +215,11 @@ int info_stats(const std::string& dir, int threads, std::uint64_t memory, const 
     if (journal) out["journal"] = journal_path;
     out["stats"] = variants;
     if (rc != 0) out["error"] = "some materials could not be counted (see \"errors\")";
+    add_peak_memory(out, memory);
     out["exit_code"] = rc;
     std::cout << out.dump(2) << "\n";
+  } else {
+    std::printf("\n%s\n", peak_memory_words(memory).c_str());
   }
   return rc;
 }

@@ -45,10 +45,12 @@ void print_statutes(const StatutesOptions& o, const StatutesSetup& s, const Stat
       for (const auto& f : *r.svg_files) svgs.push_back(f.string());
       j["svg_files"] = svgs;
     }
+    add_peak_memory(j, s.values.memory_budget);
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << report_text(r.analysis, *s.rules);
     if (r.svg_files) std::cout << "\n" << r.svg_files->size() << " SVG files written to " << o.svg << "\n";
+    std::cout << "\n" << peak_memory_words(s.values.memory_budget) << "\n";
   }
 }
 

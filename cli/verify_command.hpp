@@ -63,6 +63,7 @@ class VerifyPrinter {
   void finish(const std::vector<const Rules*>& todo) const;
 
  private:
+  std::uint64_t budget() const;  // the --memory budget's bytes
   const VerifyCommandOptions& o_;
   const Report& report_;
   Json unreadable_ = Json::array(), bad_files_ = Json::array(), variants_ = Json::array(),

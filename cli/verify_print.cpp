@@ -125,12 +125,21 @@ void VerifyPrinter::finish(const std::vector<const Rules*>& todo) const {
     j["files"] = files_;
     j["positions"] = total_positions_;
     j["mismatch_count"] = total_bad_;
+    add_peak_memory(j, budget());
     j["exit_code"] = exit_code();
     std::cout << j.dump(2) << "\n";
-  } else if (!bad_files_.empty()) {
+    return;
+  }
+  if (!bad_files_.empty()) {
     std::printf("\n%zu bad files:\n", bad_files_.size());
     for (const auto& b : bad_files_) std::printf("  %s\n", b.get<std::string>().c_str());
   }
+  std::printf("%s\n", peak_memory_words(budget()).c_str());
+}
+
+std::uint64_t VerifyPrinter::budget() const {
+  auto m = memory_bytes(o_.memory);  // checked by setup_verify before any table
+  return m ? *m : 0;
 }
 
 }  // namespace damka::cli

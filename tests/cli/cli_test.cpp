@@ -21,6 +21,16 @@ struct Outcome {
   std::string out;  // stdout and stderr
 };
 
+// A JSON summary without what differs from run to run whatever the tables
+// hold: the process's peak memory, and the budget it was given.
+nlohmann::json report_of(const std::string& out) {
+  auto j = nlohmann::json::parse(out);
+  EXPECT_TRUE(j.contains("peak_rss_bytes")) << out.substr(0, 200);
+  j.erase("peak_rss_bytes");
+  j.erase("memory_budget_bytes");
+  return j;
+}
+
 Outcome damka(const std::string& args) {
   const std::string cmd = std::string(DAMKA_EXE) + " " + args + " 2>&1";
   FILE* f = popen(cmd.c_str(), "r");
@@ -88,10 +98,17 @@ TEST_F(Cli, PerftPrintsPublishedCounts) {
 }
 
 TEST_F(Cli, VerifyInfoAndDryRunOnGeneratedTables) {
-  Outcome r = damka("verify " + dir_.string() + " -v russian");
+  Outcome r = damka("verify " + dir_.string() + " -v russian --memory 64M");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("9 tables"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0 mismatches"), std::string::npos) << r.out;
+  // The summary ends with the peak memory against the budget.
+  EXPECT_NE(r.out.find("% of the 64 MiB budget"), std::string::npos) << r.out;
+  r = damka("verify " + dir_.string() + " -v russian --memory 64M --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto v = nlohmann::json::parse(r.out);
+  EXPECT_EQ(v["memory_budget_bytes"], 64u << 20);
+  EXPECT_GT(v["peak_rss_bytes"].get<std::uint64_t>(), 1u << 20);
   r = damka("info " + (dir_ / "russian").string());
   EXPECT_EQ(r.code, 0) << r.out;
   r = damka("generate -v russian -n 3 --dry-run -o " + dir_.string());
@@ -135,12 +152,12 @@ TEST_F(Cli, InfoStatsJournalGivesTheSameReport) {
   ASSERT_EQ(second.code, 0) << second.out;
   Outcome plain = damka("info --stats --json -t 2 " + dir_.string());
   ASSERT_EQ(plain.code, 0) << plain.out;
-  auto a = nlohmann::json::parse(first.out), b = nlohmann::json::parse(second.out);
+  auto a = report_of(first.out), b = report_of(second.out);
   EXPECT_EQ(b["journal"], journal);
   a.erase("journal");
   b.erase("journal");
   EXPECT_EQ(a, b);
-  EXPECT_EQ(b, nlohmann::json::parse(plain.out));
+  EXPECT_EQ(b, report_of(plain.out));
   const auto recorded = nlohmann::json::parse(std::ifstream(journal));
   EXPECT_EQ(recorded["format"], "damka stats journal");
   EXPECT_EQ(recorded["variants"]["russian"].size(), 9u);
@@ -162,9 +179,9 @@ TEST_F(Cli, InfoStatsJournalGivesTheSameReport) {
   Outcome third = damka("info --stats --json -t 2 --journal " + from_verify + " " + dir_.string());
   ASSERT_EQ(third.code, 0) << third.out;
   EXPECT_EQ(fs::last_write_time(from_verify), before);
-  auto c = nlohmann::json::parse(third.out);
+  auto c = report_of(third.out);
   c.erase("journal");
-  EXPECT_EQ(c, nlohmann::json::parse(plain.out));
+  EXPECT_EQ(c, report_of(plain.out));
   // ... and refuses a file that is no stats journal, leaving it as it is.
   const auto size = fs::file_size(dir_ / "v.journal");
   v = damka("verify " + dir_.string() + " -v russian --stats-journal " + (dir_ / "v.journal").string());
@@ -182,7 +199,7 @@ TEST_F(Cli, InfoStatsAndWhatPlainInfoCounts) {
   const std::string dir = dir_.string();
   Outcome r = damka("info --stats --json -t 2 " + dir);
   ASSERT_EQ(r.code, 0) << r.out;
-  const auto j = nlohmann::json::parse(r.out);
+  const auto j = report_of(r.out);
   EXPECT_EQ(j["command"], "info");
   EXPECT_EQ(j["variant"], "russian");
   EXPECT_EQ(j["exit_code"], 0);
@@ -226,12 +243,13 @@ TEST_F(Cli, InfoStatsAndWhatPlainInfoCounts) {
   // One thread: the same answer.
   r = damka("info --stats --json -t 1 " + dir);
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_EQ(nlohmann::json::parse(r.out), j);
+  EXPECT_EQ(report_of(r.out), j);
   // A small block cache: the same answer; a memory size that is not one is
   // a bad argument.
   r = damka("info --stats --json -t 2 --memory 20M " + dir);
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_EQ(nlohmann::json::parse(r.out), j);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["memory_budget_bytes"], 20u << 20);
+  EXPECT_EQ(report_of(r.out), j);
   r = damka("info --stats --memory lots " + dir);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--memory"), std::string::npos) << r.out;
@@ -332,12 +350,12 @@ TEST_F(Cli, StatutesKeepDirGivesTheSameReport) {
   for (int run = 0; run < 2; ++run) {
     const Outcome r = damka(cmd + " --keep-dir " + keep.string());
     ASSERT_EQ(r.code, 0) << r.out;
-    auto j = nlohmann::json::parse(r.out);
+    auto j = report_of(r.out);
     if (j.contains("keep_dir")) {
       EXPECT_EQ(j["keep_dir"], keep.string());
       j.erase("keep_dir");
     }
-    EXPECT_EQ(j, nlohmann::json::parse(plain.out)) << "run " << run;
+    EXPECT_EQ(j, report_of(plain.out)) << "run " << run;
     EXPECT_TRUE(fs::exists(keep / "statutes.journal"));
   }
   fs::remove_all(keep);
