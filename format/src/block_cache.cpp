@@ -277,11 +277,12 @@ void BlockCache::insert(BlockTable& table, std::uint64_t b, PackedBlock block) {
 // Evicts and reclaims until resident and retired blocks with `charge` more
 // fit the shard's share; false if they cannot (every block is evicted and
 // readers still look at some).  Retired blocks count: their memory is still
-// held, so a cache never holds more than its capacity.  Reclaiming costs a membarrier system call (~1.5 us): it runs
-// once the retired blocks weigh 1/16 of the share and number at least
-// kMinReclaimBlocks (in a small cache 1/16 is a handful of blocks: a system
-// call every few misses), or weigh 1/4 of the share whatever their number, or
-// when nothing is left to evict; at most once per insert.
+// held, so a cache never holds more than its capacity.  Reclaiming costs a
+// membarrier system call (~1.5 us): it runs once the retired blocks weigh
+// 1/16 of the share and number at least kMinReclaimBlocks (in a small cache
+// 1/16 is a handful of blocks: a system call every few misses), or weigh 1/4
+// of the share whatever their number, or when nothing is left to evict; at
+// most once per insert.
 bool BlockCache::make_room(Shard& sh, std::size_t charge) {
   bool reclaimed = false;
   while (sh.bytes + sh.retired_bytes + charge > sh.capacity) {

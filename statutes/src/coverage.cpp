@@ -103,13 +103,7 @@ std::optional<Color> clause_covers(const ResolvedClause& c, const Position& p, s
 
 std::optional<Color> clause_covers(const Rulebook& book, const Clause& clause, const Position& p,
                                    std::optional<Color> winner) {
-  const auto stronger = covers_ignoring_except(clause, p, winner);
-  if (!stronger) return std::nullopt;
-  for (const std::string& id : clause.except) {
-    const Clause* x = book.find(id);
-    if (x && x != &clause && x->except.empty() && covers_ignoring_except(*x, p, winner)) return std::nullopt;
-  }
-  return stronger;
+  return clause_covers(resolve_clause(book, clause), p, winner);  // allocates only for a clause with excepts
 }
 
 bool clause_matches_material(const Rulebook& book, const Clause& clause, const Material& m) {
