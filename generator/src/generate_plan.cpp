@@ -75,6 +75,28 @@ double speed_share(const Material& m, std::uint64_t positions) {
   return std::min(1.0, kind * size);
 }
 
+// The measured speed of this folder's earlier builds of a kind of
+// material against the model's: their CPU seconds (every thread's, which a
+// machine shared with other work does not inflate) over what
+// positions / (rate * speed_share) predicts for them on one thread; 1 with
+// none large enough to tell (tables under kFitPositions positions are
+// mostly fixed costs).  Clamped to [1/4, 8] against odd notes.  The model's
+// shares were fitted up to 6 pieces; the Russian 7-piece build ran at 1.6x
+// to 3.5x its plan, and a resumed build's dry run now says so.
+constexpr std::uint64_t kFitPositions = 1'000'000;
+double measured_speed_factor(const PhaseNotes& notes, BuildKind kind, double rate) {
+  double busy = 0, predicted = 0;
+  for (const auto& [name, profile] : notes) {
+    auto m = Material::parse(name);
+    if (!m || !m->is_valid() || build_kind(*m) != kind || profile.threads <= 0 || !(profile.busy() > 0)) continue;
+    const std::uint64_t n = table_slots(*m);
+    if (n < kFitPositions) continue;
+    busy += profile.busy();
+    predicted += static_cast<double>(n) / (rate * speed_share(*m, n));
+  }
+  return predicted > 0 ? std::clamp(busy / predicted, 0.25, 8.0) : 1.0;
+}
+
 }  // namespace generate_detail
 
 using namespace generate_detail;
@@ -96,6 +118,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     const PhaseProfile measured = notes_profile(notes, kind);
     scaling[static_cast<int>(kind)] = measured.threads > 0 && measured.wall() > 0 ? scaling_of(measured) : default_scaling(kind);
   }
+  double fitted[2] = {1.0, 1.0};  // measured_speed_factor, once the rate is known
   if (ranks == 1 && opt.keep_finished) resident.emplace(order, build);
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];
@@ -104,7 +127,11 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     r.positions = table_slots(m);
     r.action = build[i] ? TableReport::Action::Planned : TableReport::Action::Skipped;
     if (r.action == TableReport::Action::Planned) {
-      if (rate == 0) rate = opt.calibrated_rate > 0 ? opt.calibrated_rate : calibrate(rules, 1);
+      if (rate == 0) {
+        rate = opt.calibrated_rate > 0 ? opt.calibrated_rate : calibrate(rules, 1);
+        for (BuildKind kind : {BuildKind::Units, BuildKind::KingsOnly})
+          fitted[static_cast<int>(kind)] = measured_speed_factor(notes, kind, rate);
+      }
       ResidentStep step;
       step.budget = opt.memory_budget;
       if (resident) step = resident_step(*resident, i, m, opt.metrics, threads, opt.memory_budget);
@@ -127,10 +154,12 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
                                                              positions_per_byte(fm, m.pieces()) *
                                                              (small && zstd_file ? kSmallSizeShare : 1.0));
       }
-      // The time on one thread, then on `threads` by the phases' parallel
+      // The time on one thread (the model's, times this folder's measured
+      // factor for the kind), then on `threads` by the phases' parallel
       // shares (phase_profile.hpp): this folder's earlier builds of this
       // kind of material when it has some, else the built-in shares.
-      const double one_thread = static_cast<double>(r.positions) / (rate * speed_share(m, r.positions));
+      const double one_thread = static_cast<double>(r.positions) / (rate * speed_share(m, r.positions)) *
+                                fitted[static_cast<int>(build_kind(m))];
       r.predicted.seconds =
           predicted_seconds(scaling[static_cast<int>(build_kind(m))], one_thread, threads) + load_seconds;
       if (small)

@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "damka/generate.hpp"
 #include "damka/phase_json.hpp"
 #include "damka/phase_notes.hpp"
 #include "damka/phase_profile.hpp"
+#include "damka/slots.hpp"
 #include "damka/table_paths.hpp"
 #include "generator/generate_helpers.hpp"
 
@@ -168,6 +170,53 @@ TEST(PhaseProfile, DryRunScalesThreadsByTheStoredProfile) {
   EXPECT_NEAR(eight_against_one(r, serial), 1.0, 1e-9);
   fs::remove_all(plain);
   fs::remove_all(serial);
+}
+
+// A folder whose earlier builds ran slower than the model (their CPU
+// seconds) gets a slower plan for the same kind of material, in
+// proportion; kings-only materials keep theirs; tables too small to tell
+// change nothing.
+TEST(PhaseProfile, DryRunTimesFollowTheFolderMeasuredSpeed) {
+  const Rules& r = rules_of(Variant::Russian);
+  auto planned = [&](const fs::path& dir, double busy_per_phase, const char* material) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    if (busy_per_phase > 0) {
+      PhaseNotes notes;
+      PhaseProfile p;
+      p.threads = 2;
+      for (int k = 0; k < kPhases; ++k) p.phase[k] = PhaseTime{busy_per_phase, busy_per_phase * 1.5};
+      notes[material] = p;
+      EXPECT_TRUE(write_phase_notes(phase_notes_path(r, dir), notes).ok());
+    }
+    GenerateOptions o = test::options(dir, 4, 2);
+    o.calibrated_rate = 1e6;
+    auto plan = plan_generation(r, o);
+    EXPECT_TRUE(plan.ok()) << plan.message();
+    std::map<std::string, double> seconds;
+    if (plan.ok())
+      for (const TableReport& t : *plan) seconds[t.material.name()] = t.predicted.seconds;
+    fs::remove_all(dir);
+    return seconds;
+  };
+  const fs::path dir = fresh_dir("fitted");
+  ASSERT_GE(table_slots(*Material::parse("2K1Mv1K1M")), 1'000'000u);
+  const auto slow = planned(dir, 2.0, "2K1Mv1K1M");
+  const auto slower = planned(dir, 4.0, "2K1Mv1K1M");
+  // Under a million positions: not a measure of speed (only of the phases' shares).
+  const auto tiny = planned(dir, 2.0, "1K1Mv1K");
+  const auto tinier = planned(dir, 4.0, "1K1Mv1K");
+  const auto model = planned(dir, 0, "");
+  ASSERT_FALSE(model.empty());
+  for (const auto& [name, secs] : model) {
+    ASSERT_GT(secs, 0) << name;
+    const bool kings_only = Material::parse(name)->men() == 0;
+    EXPECT_NEAR(slower.at(name) / slow.at(name), kings_only ? 1.0 : 2.0, 1e-9) << name;
+    if (kings_only) {
+      EXPECT_NEAR(slow.at(name), model.at(name), 1e-9 * secs) << name;
+    }
+    EXPECT_NEAR(tinier.at(name) / tiny.at(name), 1.0, 1e-9) << name;
+  }
 }
 
 }  // namespace
