@@ -110,8 +110,10 @@ constexpr std::uint64_t kFixedBytes = std::uint64_t{48} << 20;  // process, buff
 
 // How a level is solved: units in parallel, each by one thread keeping its
 // move graph (fastest) or not (less memory), or unit by unit with every
-// thread (few units, or units too large for one thread each).
-enum class Mode { SerialGraph, Serial, TeamGraph, Team };
+// thread (few units, or units too large for one thread each); a kings-only
+// material (one unit, the whole table) in sweeps by every thread where its
+// move graph does not fit (BuildOptions::kings_only).
+enum class Mode { SerialGraph, Serial, TeamGraph, Team, Sweep };
 
 struct LevelPlan {
   Mode mode = Mode::Team;
@@ -121,11 +123,18 @@ struct LevelPlan {
 
 // team_graph_room: the bytes a team's move graph may take (team_graph_room()).
 LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint64_t fixed, std::uint64_t budget,
-                     std::uint64_t team_graph_room) {
+                     std::uint64_t team_graph_room, KingsOnly kings_only) {
   LevelPlan lp;
   const std::uint64_t above = static_cast<std::size_t>(p) + 1 < L.levels.size() ? L.level_slots(p + 1) : 0;
   // Two bytes per position and pass, and the derived bitmap (LevelArrays).
   lp.levels = (L.level_slots(p) + above) * 2 * static_cast<std::uint64_t>(passes) + (L.level_slots(p) + above) / 8 + 4;
+  const bool can_sweep = L.m.wm == 0 && L.m.bm == 0 && kings_only != KingsOnly::Team;
+  auto sweep = [&] {
+    lp.mode = Mode::Sweep;
+    lp.scratch = UnitSolver::sweep_bytes(L.level_slots(p));
+    return lp;
+  };
+  if (can_sweep && kings_only == KingsOnly::Sweep) return sweep();
   const std::size_t units = L.sym ? (L.levels[p].size() + 1) / 2 : L.levels[p].size();
   const std::uint64_t unit_positions = 2 * L.K;  // the largest unit: both parts of a configuration
   // Quiet king moves per position: a few per king (about 9 for a flying
@@ -144,6 +153,7 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
       lp.scratch = graph;
       return lp;
     }
+    if (can_sweep) return sweep();
     if (plain <= have / 2 || threads == 1) {
       lp.mode = Mode::Serial;
       lp.scratch = plain;
@@ -160,6 +170,7 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
     lp.scratch = team_graph;
     return lp;
   }
+  if (can_sweep) return sweep();
   lp.mode = Mode::Team;
   lp.scratch = UnitSolver::scratch_bytes(unit_positions, passes, 0);
   return lp;
@@ -319,7 +330,7 @@ std::unique_ptr<SuccessorReader> MemorySuccessors::reader() const { return std::
 std::unique_ptr<SuccessorReader> FunctionSuccessors::reader() const { return std::make_unique<FunctionReader>(fn_); }
 
 MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int threads, std::uint64_t reader_bytes,
-                       std::uint64_t budget) {
+                       std::uint64_t budget, KingsOnly kings_only) {
   const Layout L(canonical);
   const int P = PassList(metrics).size();
   threads = std::max(1, threads);
@@ -332,7 +343,7 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
     std::uint64_t worst = 0;
     for (std::size_t p = 0; p < L.levels.size(); ++p) {
       if (L.levels[p].empty()) continue;
-      const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget, room);
+      const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget, room, kings_only);
       if (lp.levels + lp.scratch > worst) {
         worst = lp.levels + lp.scratch;
         plan.levels = lp.levels;
@@ -360,7 +371,8 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
   const int threads = std::max(1, opt.threads);
   const PassList passes = opt.limited ? PassList(*opt.limited) : PassList(opt.metrics);
   const int P = passes.size();
-  const MemoryPlan plan = plan_memory(m, opt.metrics, threads, successors.reader_bytes(), opt.memory_budget);
+  const MemoryPlan plan =
+      plan_memory(m, opt.metrics, threads, successors.reader_bytes(), opt.memory_budget, opt.kings_only);
   auto fail = [&](const std::string& why, ErrorCode code = ErrorCode::Other) {
     return Status(Error(m.name() + ": " + why, code));
   };
@@ -389,6 +401,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     std::vector<std::unique_ptr<SuccessorReader>> readers;
     for (int t = 0; t < threads; ++t) readers.push_back(successors.reader());
     std::vector<UnitSolver::Scratch> scratch(static_cast<std::size_t>(threads));
+    UnitSolver::SweepScratch sweep;
     LevelArrays next, cur;
     std::uint64_t done = 0, split_done = 0;
     std::string error;
@@ -416,7 +429,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       const LevelArrays* above = next.p == p + 1 ? &next : nullptr;
       const std::vector<Unit> units = opt.split ? split_units(units_of_level(L, p), *opt.split) : units_of_level(L, p);
       const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget,
-                                      team_graph_room(plan, opt.memory_budget));
+                                      team_graph_room(plan, opt.memory_budget), opt.kings_only);
       PhaseClock level_clock(stats.profile,
                              lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial ? Phase::Units : Phase::Team);
       if (lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial) {
@@ -453,6 +466,20 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
         }
         for (const Unit& u : units) done += u.parts * L.K;
         if (opt.progress && error.empty()) opt.progress(done, slots);
+      } else if (lp.mode == Mode::Sweep) {
+        for (const Unit& u : units) {
+          const std::uint64_t first = done, size = u.parts * L.K;
+          auto report = [&](double share) {
+            if (opt.progress) opt.progress(first + static_cast<std::uint64_t>(share * static_cast<double>(size)), slots);
+          };
+          try {
+            solver.solve_sweep(u, sweep, readers, cur, threads, error, report);
+          } catch (const std::bad_alloc&) {
+            error = kWorkerOutOfMemory;
+          }
+          if (!error.empty()) break;
+          done += size;
+        }
       } else {
         for (const Unit& u : units) {
           try {
@@ -502,6 +529,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     next = LevelArrays{};
     cur = LevelArrays{};
     scratch.clear();
+    sweep = {};
     readers.clear();
     if (!writes) stats.positions = 0;  // another process streams and counts the values
 

@@ -27,8 +27,6 @@
 namespace damka::engine_detail {
 namespace {
 
-enum Flag : std::uint8_t { kNoMoves = 1, kCaptureFlag = 2, kDrawExit = 4 };
-
 template <bool Par>
 struct Ops {
   static bool claim(std::uint16_t& code, std::uint16_t value) {
@@ -111,46 +109,54 @@ std::uint64_t UnitSolver::next_local(Position q, ManExits* memo) const {
   return memo->entries.back().offset + kings;
 }
 
+UnitSolver::Exits::Exits(int passes) {
+  for (int i = 0; i < passes; ++i) {
+    win[i] = kUnset;
+    loss[i] = 0;
+  }
+}
+
+// Moves that leave the unit: their values come from the level above or from
+// finished tables.
+void UnitSolver::add_exit(const Position& p, const Move& mv, Exits& ex, ManExits* memo, SuccessorReader& rd,
+                          const LevelArrays* next) const {
+  const int np = passes_.size();
+  const Position q = apply(p, mv);
+  std::uint8_t kind = (mv.is_capture() ? kExitCapture : 0) | (mv.promotes ? kExitPromotion : 0);
+  std::uint16_t code[kMaxPasses] = {0, 0, 0};
+  if (kind == 0) {
+    kind = kExitManMove;
+    assert(next != nullptr);
+    const std::uint64_t at = next_local(q, memo);
+    for (int i = 0; i < np; ++i) code[i] = passes_.specs[i].exit_code(kExitManMove, next->codes[i][at]);
+  } else {
+    code[0] = rd.code(q);  // secondaries restart here: only the WDL counts
+  }
+  const Wdl w = Value::decode(code[0]).wdl;
+  if (w == Wdl::Draw) {
+    ex.flags |= kDrawExit;
+    return;
+  }
+  for (int i = 0; i < np; ++i) {
+    const auto c =
+        static_cast<std::uint16_t>((passes_.specs[i].restarts & kind) ? 1 : Value::decode(code[i]).plies + 1);
+    if (w == Wdl::Loss)
+      ex.win[i] = std::min(ex.win[i], c);
+    else
+      ex.loss[i] = std::max(ex.loss[i], c);
+  }
+}
+
 template <bool Edges>
 void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s,
                         BigVector<std::uint32_t>& fwd, ManExits* memo, SuccessorReader& rd,
                         const LevelArrays* next, MoveList& moves) const {
   const int part = l >= L_.K ? 1 : 0;
   const int np = passes_.size();
-  std::uint8_t flags = 0, in = 0;
-  std::uint16_t win_exit[kMaxPasses], loss_exit[kMaxPasses];
-  for (int i = 0; i < np; ++i) {
-    win_exit[i] = kUnset;
-    loss_exit[i] = 0;
-  }
-  // Moves that leave the unit: their values come from the level above or
-  // from finished tables.
-  auto exit = [&](const Move& mv) {
-    const Position q = apply(p, mv);
-    std::uint8_t kind = (mv.is_capture() ? kExitCapture : 0) | (mv.promotes ? kExitPromotion : 0);
-    std::uint16_t code[kMaxPasses] = {0, 0, 0};
-    if (kind == 0) {
-      kind = kExitManMove;
-      assert(next != nullptr);
-      const std::uint64_t at = next_local(q, memo);
-      for (int i = 0; i < np; ++i) code[i] = passes_.specs[i].exit_code(kExitManMove, next->codes[i][at]);
-    } else {
-      code[0] = rd.code(q);  // secondaries restart here: only the WDL counts
-    }
-    const Wdl w = Value::decode(code[0]).wdl;
-    if (w == Wdl::Draw) {
-      flags |= kDrawExit;
-      return;
-    }
-    for (int i = 0; i < np; ++i) {
-      const auto c = static_cast<std::uint16_t>(
-          (passes_.specs[i].restarts & kind) ? 1 : Value::decode(code[i]).plies + 1);
-      if (w == Wdl::Loss)
-        win_exit[i] = std::min(win_exit[i], c);
-      else
-        loss_exit[i] = std::max(loss_exit[i], c);
-    }
-  };
+  std::uint8_t in = 0;
+  Exits ex(np);
+  auto exit = [&](const Move& mv) { add_exit(p, mv, ex, memo, rd, next); };
+  std::uint8_t& flags = ex.flags;
   if (generate_capture_moves_if_any(r_, p, moves)) {
     flags |= kCaptureFlag;
     for (const Move& mv : moves) exit(mv);
@@ -187,8 +193,8 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
   s.flags[l] = flags;
   if constexpr (Edges) s.fwd_off[l + 1] = static_cast<std::uint32_t>(fwd.size());
   for (int i = 0; i < np; ++i) {
-    s.win_exit[i][l] = win_exit[i];
-    s.loss_exit[i][l] = loss_exit[i];
+    s.win_exit[i][l] = ex.win[i];
+    s.loss_exit[i][l] = ex.loss[i];
   }
 }
 

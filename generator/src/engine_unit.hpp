@@ -24,6 +24,9 @@ inline std::uint64_t planned_edges_per_position(const Material& m) {
   return static_cast<std::uint64_t>(std::max(m.wk, m.bk)) * 9;
 }
 
+// A position's facts that its unit's passes need (UnitSolver::Scratch::flags).
+enum Flag : std::uint8_t { kNoMoves = 1, kCaptureFlag = 2, kDrawExit = 4 };
+
 // What a worker that ran out of memory reports (build_material adds the plan).
 inline constexpr std::string_view kWorkerOutOfMemory = "out of memory in a worker";
 
@@ -105,6 +108,27 @@ class UnitSolver {
   // edges: the passes then need no un-moves; several times faster).
   void solve_parallel(const Unit& u, Scratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
                       const LevelArrays* next, LevelArrays& cur, int threads, bool edges, std::string& error) const;
+  // Working memory of solve_sweep (reused between materials by the caller).
+  struct SweepScratch {
+    BigVector<std::uint8_t> pending;   // a position's successors not yet known to be won (per pass)
+    BigVector<std::uint64_t> marks;    // per chunk of kSweepChunk positions: bit d % 64 when it holds
+                                       // a position decided at distance d not yet swept
+    BigVector<std::uint16_t> latest;   // per chunk: the largest distance of its capture positions
+  };
+  static constexpr std::uint64_t kSweepChunk = 4096;
+  // Bytes of a SweepScratch for a unit of n positions: 1 per position.
+  static std::uint64_t sweep_bytes(std::uint64_t n) { return n + n / kSweepChunk * 10 + 64; }
+  // Solves a kings-only material (its one unit) with `threads` threads in
+  // distance-ordered sweeps over the level's own value arrays: per pass,
+  // every position decided at distance d (found by scanning the chunks
+  // marked for d) lets its predecessors (un-moves) be decided at d + 1.
+  // Besides the values it keeps a byte per position (successors not yet
+  // won): 7 bytes per position with three passes, where solve_parallel
+  // keeps some 30.  Chunks are the threads'
+  // work units; the values do not depend on the threads.  `progress`
+  // (called on the calling thread, may be empty) gets the share done, 0..1.
+  void solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
+                   LevelArrays& cur, int threads, std::string& error, const std::function<void(double)>& progress) const;
   // A secondary pass left a won or lost position unresolved (tables disagree).
   bool inconsistent() const { return inconsistent_.load(); }
 
@@ -114,6 +138,16 @@ class UnitSolver {
   // Index in the level above of q (after a man move); memo: the unit's
   // ManExits (null: none, e.g. a team sharing the Scratch).
   std::uint64_t next_local(Position q, ManExits* memo) const;
+  // A position's best exits so far, per pass (gather): the fewest plies to
+  // win (kUnset: none), the most to lose, and kDrawExit in flags.
+  struct Exits {
+    std::uint8_t flags = 0;
+    std::uint16_t win[kMaxPasses], loss[kMaxPasses];
+    explicit Exits(int passes);
+  };
+  // Adds exit mv of p (a capture, promotion or man move) to ex.
+  void add_exit(const Position& p, const Move& mv, Exits& ex, ManExits* memo, SuccessorReader& rd,
+                const LevelArrays* next) const;
   // p: position(u, l).
   // Edges go to `fwd` (s.fwd, or a team's chunk), fwd_off[l + 1] = fwd.size().
   template <bool Edges>

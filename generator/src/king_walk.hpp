@@ -27,6 +27,16 @@ class KingWalk {
     bc_ = (std::uint64_t{1} << bn_) - 1;
     spread(true);
   }
+  // Starts at a given placement (`white`, `black` kings on squares not in
+  // `men`) instead of rank 0.
+  KingWalk(Bitboard men, Bitboard white, Bitboard black)
+      : free_(~men), wn_(std::popcount(white)), bn_(std::popcount(black)), nfree_(kNumSquares - std::popcount(men)) {
+    using index_detail::pext;
+    wc_ = pext(static_cast<std::uint32_t>(white), static_cast<std::uint32_t>(free_));
+    bc_ = pext(static_cast<std::uint32_t>(black), static_cast<std::uint32_t>(free_ & ~white));
+    wk_ = white;
+    bk_ = black;
+  }
   Bitboard white() const { return wk_; }
   Bitboard black() const { return bk_; }
   // The placement of the next rank; the caller stops at kings_per_slice().

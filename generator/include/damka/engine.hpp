@@ -11,8 +11,11 @@
 // engine solves the progress *levels* from the highest down; inside a level
 // every unit is independent and is solved by one thread from start to end
 // (forward pass, then the distance-ordered passes) with no shared writes.
-// A level with too few units for the threads (kings-only materials are one
-// unit) is solved unit by unit, each with every thread (atomic frontier).
+// A level with too few units for the threads is solved unit by unit, each
+// with every thread (atomic frontier).  A kings-only material is one unit,
+// the whole table; where its move graph does not fit, every thread sweeps
+// it distance by distance, keeping 2 bytes per position and pass and one
+// more (BuildOptions::kings_only).
 //
 // Memory.  Only two levels' values are held (the level being solved and the
 // one above, which its man moves reach); finished levels go to a slot-ordered
@@ -150,6 +153,14 @@ class LevelSplit {
   virtual Status merge(std::span<std::uint16_t> codes) = 0;
 };
 
+// Kings-only materials: Auto keeps the unit's move graph where the budget
+// has room for it (fastest: several times the memory, 5-piece materials and
+// smaller with the default budget) and otherwise sweeps by distance with
+// every thread (2 bytes per position and pass, and one); Sweep always
+// sweeps, Team never does (the unit solver's team without a graph: about
+// 30 bytes per position).  The values are the same; tests compare them.
+enum class KingsOnly { Auto, Sweep, Team };
+
 struct BuildOptions {
   MetricSet metrics;
   // A limited count (metric_spec.hpp; the statutes) run alone instead of
@@ -182,6 +193,8 @@ struct BuildOptions {
   // The spilled store's temporary file goes through it (env.hpp); null:
   // default_env().  Must outlive the build.
   Env* env = nullptr;
+  // How kings-only materials (one unit: the whole table) are solved.
+  KingsOnly kings_only = KingsOnly::Auto;
   // Test aid (empty in normal use): called by each worker before it
   // gathers a unit or a chunk of one; a test throws std::bad_alloc from it
   // to check that running out of memory in a worker is a clean error.
@@ -200,7 +213,7 @@ struct MemoryPlan {
   bool spill = false;
 };
 MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int threads,
-                       std::uint64_t reader_bytes, std::uint64_t budget);
+                       std::uint64_t reader_bytes, std::uint64_t budget, KingsOnly kings_only = KingsOnly::Auto);
 
 // Solves `canonical` (every material it converts into must be readable from
 // `successors`) and streams its values to `sink`.  Fails with a message naming
