@@ -10,20 +10,12 @@
 #include "damka/engine.hpp"
 #include "damka/slots.hpp"
 #include "damka/solver.hpp"
+#include "generator/generate_helpers.hpp"
 
 namespace damka {
 namespace {
 
-// Every pass's codes, in slot order.
-class Collect : public ValueSink {
- public:
-  std::vector<std::vector<std::uint16_t>> codes;
-  Status add(std::uint64_t, std::span<const std::span<const std::uint16_t>> c) override {
-    codes.resize(c.size());
-    for (std::size_t i = 0; i < c.size(); ++i) codes[i].insert(codes[i].end(), c[i].begin(), c[i].end());
-    return {};
-  }
-};
+using test::CollectSink;
 
 struct Built {
   std::vector<std::vector<std::uint16_t>> codes;
@@ -31,7 +23,7 @@ struct Built {
 };
 
 Built build(const Rules& r, const Material& m, const SuccessorSource& succ, BuildOptions opt) {
-  Collect sink;
+  CollectSink sink;
   Built b;
   const Status s = build_material(r, m, succ, sink, opt, b.stats);
   EXPECT_TRUE(s.ok()) << s.message();

@@ -17,20 +17,12 @@
 #include "damka/solver.hpp"
 #include "damka/table_file.hpp"
 #include "damka/value_oracle.hpp"
+#include "generator/generate_helpers.hpp"
 
 namespace damka {
 namespace {
 
-// Every pass's codes in slot order.
-class CollectSink : public ValueSink {
- public:
-  std::vector<std::vector<std::uint16_t>> codes;
-  Status add(std::uint64_t, std::span<const std::span<const std::uint16_t>> c) override {
-    codes.resize(c.size());
-    for (std::size_t k = 0; k < c.size(); ++k) codes[k].insert(codes[k].end(), c[k].begin(), c[k].end());
-    return {};
-  }
-};
+using test::CollectSink;
 
 // What several processes share: a barrier and one slot per part.
 struct Shared {
