@@ -15,8 +15,9 @@ export UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1 ${UBSAN_OPTIONS:-}"
 # not understood by TSan (false reports); clang with LLVM's OpenMP runtime and
 # its Archer tool tells TSan about OpenMP's synchronisation.  Russian up to 4
 # pieces with 4 threads, once with the defaults and once with a memory budget
-# that sends finished levels to disk and drops the units' move graphs; both
-# must be clean and give the same files as a single-threaded GCC build.
+# that sends finished levels to disk and drops the units' move graphs (so the
+# kings-only materials are swept by distance, engine_sweep.cpp); both must be
+# clean and give the same files as a single-threaded GCC build.
 archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort -V | tail -n 1)
 if [ -z "$archer" ]; then
   echo "sanitize: libarcher.so (Debian libomp-dev) not found" >&2
