@@ -59,8 +59,9 @@ struct ClauseWork {
 };
 
 // A material's Found kept across runs (ValueSource::keep_result): the
-// figures, and the examples by FEN and codes (their lines are found at the
-// end of every run).
+// figures, and the examples by FEN and codes (their lines and plain
+// distances are found at the end of every run: "dtw" holds what the walk
+// read, the plain WDL).
 nlohmann::json example_json(const Rules& rules, const std::optional<Example>& e) {
   if (!e) return nullptr;
   return {{"fen", to_fen(rules, e->position)}, {"count", e->count.encode()}, {"statute", e->statute.encode()},
@@ -229,6 +230,15 @@ void finish_clause(ClauseWork& w, const Rules& rules) {
   r.verdict = v;
 }
 
+// An example's plain value to the end of the game (DTW): the walk reads
+// WDL only, and the distance matters for the few examples quoted.
+Status with_distance(const ValueSource& values, Example& e) {
+  auto v = values.value(e.position, Metric::DTW);
+  if (!v) return v.error();
+  e.dtw = *v;
+  return {};
+}
+
 // Walks every slot of `m` for the clauses `covering` (indices into work):
 // the counts computed (or read) first, then the plain values and the counts
 // read in slot order through the source (for files, its block caches: no
@@ -268,22 +278,24 @@ Expected<std::vector<Found>> walk_material(const Rulebook& book, const ValueSour
       std::string why;
       const std::uint64_t begin = static_cast<std::uint64_t>(ci) * kChunk;
       const std::uint64_t end = std::min<std::uint64_t>(n, begin + kChunk);
-      if (Status st = plain_values.read(begin, end - begin, {.dtw = true}, range); !st.ok()) why = st.message();
+      // Plain WDL only: the walk needs the winner; an example's distance
+      // is found once it is quoted (with_distances).
+      if (Status st = plain_values.read(begin, end - begin, {}, range); !st.ok()) why = st.message();
       for (std::uint64_t s = begin; s < end && why.empty(); ++s) {
         const Position p0 = range.positions[s - begin];
-        auto plain = plain_values.value(range, s - begin, Metric::DTW);
+        auto plain = plain_values.value(range, s - begin, Metric::WDL);
         if (!plain) {
           why = plain.message();
           break;
         }
-        const Value dtw = *plain;
+        const Value wdl = *plain;  // Example::dtw until with_distance
         // A symmetric material stores White to move only; Black to move is
         // the colour-reversed image, with the same value.
         const int images = m.is_symmetric() ? 2 : 1;
         for (int im = 0; im < images && why.empty(); ++im) {
           const Position p = im == 0 ? p0 : p0.flipped();
           std::optional<Color> winner;
-          if (dtw.wdl != Wdl::Draw) winner = dtw.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
+          if (wdl.wdl != Wdl::Draw) winner = wdl.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
           for (std::size_t k = 0; k < covering.size(); ++k) {
             Found& w = local[k];
             const Clause& c = *work[covering[k]].clause;
@@ -299,7 +311,7 @@ Expected<std::vector<Found>> walk_material(const Rulebook& book, const ValueSour
             const Value count = Value::decode(*code);
             const Value sa = limit_count(count, c.limit);
             const int need = count.wdl == Wdl::Draw ? -1 : winner_moves(count);
-            const Example e{p, count, sa, dtw, need, {}};
+            const Example e{p, count, sa, wdl, need, {}};
             if (!w.any_example) w.any_example = e;
             if (sa.wdl == Wdl::Draw) ++f.sa_draws;
             else ((sa.wdl == Wdl::Win) == (p.side_to_move == Color::White) ? f.sa_white_wins : f.sa_black_wins)++;
@@ -463,6 +475,12 @@ Expected<StatuteReport> analyse(const Rulebook& book, const Rules& rules, const 
     w.report.longest = std::move(w.found.longest);
     w.report.saved = std::move(w.found.saved);
     // The lines of the quoted positions.
+    // The examples quoted: their plain distances (the walk kept WDL only).
+    for (std::optional<Example>* e : {&w.report.longest, &w.found.shortest_over, &w.found.draw_example, &w.found.any_example})
+      if (*e)
+        if (Status st = with_distance(values, **e); !st.ok()) return st.error();
+    for (Example& e : w.report.saved)
+      if (Status st = with_distance(values, e); !st.ok()) return st.error();
     for (std::optional<Example>* e : {&w.report.longest, &w.found.shortest_over, &w.found.draw_example, &w.found.any_example})
       if (*e && (**e).count.wdl != Wdl::Draw) {
         auto line = count_line(book, *w.clause, (**e).position, values);

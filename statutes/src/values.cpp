@@ -208,8 +208,14 @@ Expected<const StatuteCounts*> ValueSource::compute_counts(const Rulebook& book,
     Sink(const ValueSource& v, const SlotSource& p, const MaterialIndex& i, int l, CountWriter& w)
         : values(v), plain(p), index(i), limit(l), out(w) {}
     // Every statute-aware win or loss must be one in plain play: the stored
-    // WDL entries read in slot order; a position whose entry disagrees is
-    // valued through the oracle (a capture position's entry means nothing).
+    // WDL entries read in slot order.  A capture position's entry means
+    // nothing, and its check is implied: its value is its captures' (every
+    // capture leaves the material), valued as plain play or by the counts
+    // of other materials, whose wins and losses were checked in turn when
+    // they were computed.  A statute-aware win there has a capture into a
+    // statute-aware loss, which is a plain loss: a plain win; a loss has
+    // every capture into a win, each a plain win: a plain loss.
+    // A quiet position whose entry disagrees is valued through the oracle.
     Status add(std::uint64_t first, std::span<const std::span<const std::uint16_t>> c) override {
       constexpr std::uint64_t kPart = std::uint64_t{1} << 15;
       const std::uint64_t n = c[0].size();
@@ -230,7 +236,9 @@ Expected<const StatuteCounts*> ValueSource::compute_counts(const Rulebook& book,
             const Wdl sa = limit_count(Value::decode(c[0][lo + i]), limit).wdl;
             if (sa == Wdl::Draw || Value::decode(range.codes[0][i]).wdl == sa) continue;
             const std::uint64_t slot = first + lo + i;
-            auto v = values.value(position_at(index, slot), Metric::WDL);
+            const Position p = position_at(index, slot);
+            if (is_derived(values.rules(), p)) continue;
+            auto v = values.value(p, Metric::WDL);
             if (!v) {
               found = v.error();
             } else if (v->wdl != sa) {
