@@ -218,15 +218,8 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
     // Never decided: a draw (a secondary pass must decide every won or lost
     // position its primary did).
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : unresolved)
-    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
-      std::uint16_t& c = code[i];
-      if (sec) {
-        unresolved = unresolved || c == kUnset;
-        continue;
-      }
-      if (c == kUnset) c = 0;
-      if (!spec.has_distance) c = Value::decode(c).wdl_only().encode();
-    }
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i)
+      unresolved = finish_code(code[i], sec, spec.has_distance) || unresolved;
     if (progress) progress(0.5 + 0.5 * (pass + 1) / np);
   }
   if (unresolved) inconsistent_ = true;

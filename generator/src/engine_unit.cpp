@@ -384,13 +384,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   // Never resolved: a draw (a secondary pass must resolve every won or lost
   // position its primary did).
   bool unresolved = false;
-  auto finish = [&](std::uint64_t l) {
-    std::uint16_t& c = code_at(l);
-    if (sec) return c == kUnset;
-    if (c == kUnset) c = 0;
-    if (!spec.has_distance) c = Value::decode(c).wdl_only().encode();
-    return false;
-  };
+  auto finish = [&](std::uint64_t l) { return finish_code(code_at(l), sec, spec.has_distance); };
   if constexpr (Par) {
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : unresolved)
     for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l)

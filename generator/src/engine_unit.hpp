@@ -28,6 +28,17 @@ inline std::uint64_t planned_edges_per_position(const Material& m) {
 enum Flag : std::uint8_t { kNoMoves = 1, kCaptureFlag = 2, kDrawExit = 4 };
 
 // What a worker that ran out of memory reports (build_material adds the plan).
+// A pass's last step for one position (propagate and solve_sweep): never
+// decided is a draw, and a pass without distances keeps the WDL only.  A
+// secondary pass must decide every won or lost position its primary did:
+// returns true where one is left undecided (the tables are inconsistent).
+inline bool finish_code(std::uint16_t& c, bool secondary, bool has_distance) {
+  if (secondary) return c == kUnset;
+  if (c == kUnset) c = Value::draw().encode();
+  if (!has_distance) c = Value::decode(c).wdl_only().encode();
+  return false;
+}
+
 inline constexpr std::string_view kWorkerOutOfMemory = "out of memory in a worker";
 
 // Runs f() for one item of a parallel loop: an exception must not leave an
