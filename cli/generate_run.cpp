@@ -42,7 +42,7 @@ int run_generate(const GenerateCommandOptions& o, GenerateSetup& s, const Report
       detail += ", loading " + p.loading.name() + " " + pct;
     }
     bar.update_run(static_cast<double>(p.overall_done), static_cast<double>(p.overall_total), p.elapsed, "positions",
-                   detail);
+                   detail, p.load_total > 0);
   };
   BuildPrinter printer(o, s);
   printer.header();

@@ -57,14 +57,28 @@ void ProgressBar::update(const std::string& label, double done, double total) {
   drawn_ = true;
 }
 
+void RunClock::note(double elapsed, bool waiting) {
+  if (waiting_ && elapsed > last_) waited_ += elapsed - last_;
+  last_ = std::max(last_, elapsed);
+  waiting_ = waiting;
+}
+
+double RunClock::eta(double done, double total, double elapsed) const {
+  const double worked = elapsed - waited_;
+  if (done <= 0 || done >= total || worked <= 1) return -1;
+  return (total - done) * worked / done;
+}
+
 void ProgressBar::update_run(double done, double total, double elapsed, const std::string& unit,
-                             const std::string& detail) {
+                             const std::string& detail, bool waiting) {
+  run_.note(elapsed, waiting);
   const auto now = std::chrono::steady_clock::now();
   const double since_draw = std::chrono::duration<double>(now - last_).count();
   if (tty_ ? since_draw < 0.2 && done < total : since_draw < 10.0) return;
   last_ = now;
   const double frac = total > 0 ? std::min(1.0, done / total) : 1.0;
-  const std::string eta = frac > 0.001 && frac < 1 && elapsed > 1 ? human_seconds(elapsed * (1 - frac) / frac) : "-";
+  const double left = frac > 0.001 ? run_.eta(done, total, elapsed) : -1;
+  const std::string eta = left >= 0 ? human_seconds(left) : "-";
   const int width = 20;
   const int filled = static_cast<int>(frac * width);
   std::string bar(static_cast<std::size_t>(filled), '#');

@@ -28,7 +28,7 @@ int run_verify(const VerifyCommandOptions& o, const VerifySetup& s, const Report
         std::snprintf(lp, sizeof lp, "%.0f%%", 100.0 * double(p.load_done) / double(p.load_total));
         what += ", loading " + p.loading.name() + " " + lp;
       }
-      bar.update_run(double(p.overall_done), double(p.overall_total), p.elapsed, "positions", what);
+      bar.update_run(double(p.overall_done), double(p.overall_total), p.elapsed, "positions", what, p.load_total > 0);
     };
     cb.file_problem = [&](const VerifyFileProblem& f) { printer.file_problem(f); };
     cb.mismatch = [&](const VerifyMismatch& x) {
