@@ -54,6 +54,7 @@ Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* w
   {
     CodeCounts mine = counts;
     std::vector<std::uint16_t> codes, wdl_codes, wdl_block;
+    SlotCursor slots(index);
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(reader.num_blocks()); ++b) {
       if (failed.load(std::memory_order_relaxed)) continue;
@@ -67,7 +68,7 @@ Expected<CodeCounts> count_codes(const TableReader& reader, const TableReader* w
       }
       for (std::uint64_t j = 0; j < codes.size(); ++j) {
         const bool white = first + j < per_side;
-        if (is_derived(rules, position_at(index, first + j))) {
+        if (is_derived(rules, slots.at(first + j))) {
           ++(white ? mine.derived_white_to_move : mine.derived_black_to_move);
           continue;
         }

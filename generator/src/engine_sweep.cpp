@@ -27,9 +27,9 @@
 #include <bit>
 #include <cassert>
 
+#include "damka/king_walk.hpp"
 #include "damka/unmove.hpp"
 #include "engine_unit.hpp"
-#include "king_walk.hpp"
 
 namespace damka::engine_detail {
 namespace {

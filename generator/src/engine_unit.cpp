@@ -21,8 +21,8 @@
 #include <cstring>
 #include <new>
 
+#include "damka/king_walk.hpp"
 #include "damka/unmove.hpp"
-#include "king_walk.hpp"
 
 namespace damka::engine_detail {
 namespace {

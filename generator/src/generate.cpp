@@ -193,9 +193,10 @@ Status fill_unstored_side(const Rules& rules, SuccessorFiles& successor_files, c
   if (!files) return files.error();
   std::unique_ptr<SuccessorReader> reader = *files != nullptr ? (*files)->reader() : nullptr;
   MoveList moves;
+  SlotCursor slots(index);
   for (std::uint64_t slot = first; slot < first + half; ++slot) {
     const Value own = Value::decode(codes[slot]);
-    const Position p = position_at(index, slot);
+    const Position& p = slots.at(slot);
     if (own.wdl == Wdl::Draw || is_derived(rules, p)) continue;
     generate_moves(rules, p, moves);
     Value best = Value::loss(0);

@@ -55,8 +55,9 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
       std::string why;
       ErrorCode why_code = ErrorCode::Other;
       try {
+        SlotCursor slots(index);
         for (std::uint64_t slot = first; slot < last && why.empty(); ++slot) {
-          (*codes)[slot] = reader->code(position_at(index, slot));
+          (*codes)[slot] = reader->code(slots.at(slot));
           if (!reader->error().empty()) {
             why = reader->error();
             why_code = reader->error_code();

@@ -76,6 +76,7 @@ Expected<std::uint64_t> resolve_derived(const Rules& rules, const Material& cano
   std::atomic<bool> failed{false};
 #pragma omp parallel num_threads(team) reduction(+ : derived)
   {
+    SlotCursor slots(index);  // this thread's slots, in runs
     std::unique_ptr<SuccessorReader> reader;
     std::size_t last = 0;
     // A stored entry of a loaded successor (the oracle's lookup).
@@ -107,7 +108,7 @@ Expected<std::uint64_t> resolve_derived(const Rules& rules, const Material& cano
 #pragma omp for schedule(dynamic, 4096)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(codes.size()); ++i) {
       if (failed.load(std::memory_order_relaxed)) continue;
-      const Position p = position_at(index, static_cast<std::uint64_t>(i));
+      const Position& p = slots.at(static_cast<std::uint64_t>(i));
       if (!is_derived(rules, p)) continue;
       ++derived;
       std::string why;

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cassert>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,11 @@ struct FirstError {
 struct PlyScratch {
   MoveList moves;
   std::vector<std::uint16_t> sd, sc;  // successors' primary and DTC codes
+  std::optional<SlotCursor> slots;    // the positions of the chunk's slots, in order
+  const Position& position_at(const MaterialIndex& index, std::uint64_t slot) {
+    if (!slots) slots.emplace(index);
+    return slots->at(slot);
+  }
 };
 
 // The chunk loop of a level's n_slots entries: body(t, o, scratch, counted)
@@ -288,6 +294,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
       Cursor cursors[3];
       for (int f = 0; f < 3; ++f) cursors[f].file = own[f].get();
       MoveList caps;
+      SlotCursor positions(L.index);
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t r = 0; r < ranges; ++r) {
         if (err.failed.load(std::memory_order_relaxed)) continue;
@@ -313,7 +320,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
                   }
               if (err.failed.load(std::memory_order_relaxed)) break;
               cur->wdl[o] = static_cast<std::uint8_t>(code[0]);
-              const Position pos = position_at(L.index, slot);
+              const Position& pos = positions.at(slot);
               if (generate_capture_moves_if_any(rules, pos, caps)) {  // is_derived
                 cur->wdl[o] = kDerived;  // nothing stored to check
                 // The oracle's search (value_oracle.hpp): the best capture;
@@ -425,7 +432,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
             if (w == kDerived || (w & (kUnstoredDtw | kUnstoredDtc)) == 0) return true;
             const std::uint64_t slot = slot_of(p, o);
             Value want, want_dtc;
-            if (!one_ply(t, position_at(L.index, slot), slot, s.moves, s.sd, s.sc, want, want_dtc)) return false;
+            if (!one_ply(t, s.position_at(L.index, slot), slot, s.moves, s.sd, s.sc, want, want_dtc)) return false;
             if (w & kUnstoredDtw) cur->prim[o] = want.encode();
             if (w & kUnstoredDtc) cur->dtc[o] = want_dtc.encode();
             if (keep_prim) (*keep_prim)[slot] = cur->prim[o];
@@ -448,7 +455,7 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
                                                       files.dtc ? Value::decode(cur->dtc[o]) : Value::draw(),
                                                       files.dtw, files.dtc);
           if (cur->wdl[o] == kDerived) return true;  // nothing stored to check
-          const Position pos = position_at(L.index, slot);
+          const Position& pos = s.position_at(L.index, slot);
           Value want, want_dtc;
           if (!one_ply(t, pos, slot, s.moves, s.sd, s.sc, want, want_dtc)) return false;
           // A distance a one-side file leaves out was computed from this

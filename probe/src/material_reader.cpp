@@ -68,8 +68,9 @@ Status MaterialReader::read(std::uint64_t first, std::uint64_t n, Reads what, Ra
   r.positions.resize(n);
   r.derived.resize(n);
   const Rules& rules = tb_->rules();
+  SlotCursor slots(*index_);
   for (std::uint64_t j = 0; j < n; ++j) {
-    r.positions[j] = position_at(*index_, first + j);
+    r.positions[j] = slots.at(first + j);
     r.derived[j] = is_derived(rules, r.positions[j]) ? 1 : 0;
   }
   return {};

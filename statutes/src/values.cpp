@@ -130,8 +130,9 @@ Expected<std::unique_ptr<SlotSource>> ValueSource::slots(const Material& canonic
       r.derived.resize(n);
       r.codes[0].resize(n);
       r.has[0] = true;
+      SlotCursor slots(index);
       for (std::uint64_t j = 0; j < n; ++j) {
-        r.positions[j] = position_at(index, first + j);
+        r.positions[j] = slots.at(first + j);
         r.derived[j] = is_derived(values.rules(), r.positions[j]) ? 1 : 0;
         auto v = values.value(r.positions[j], Metric::WDL);
         if (!v) return v.error();

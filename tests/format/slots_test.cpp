@@ -65,5 +65,37 @@ RC_GTEST_PROP(Slots, LocateRoundTrip5To8Pieces, ()) {
   RC_ASSERT(locate(p.flipped()) == t);
 }
 
+// SlotCursor gives position_at's position for every slot: walked in order
+// (king walk steps across each men placement, an unrank where one starts
+// and where Black to move does), and with gaps (an unrank).
+TEST(SlotCursor, EverySlotInOrderUpTo4Pieces) {
+  for (int n = 1; n <= 4; ++n)
+    for (const Material& m : materials_with(n, true)) {
+      if (!m.is_canonical()) continue;
+      const MaterialIndex idx(m);
+      SlotCursor cursor(idx);
+      for (std::uint64_t s = 0; s < table_slots(idx); ++s)
+        ASSERT_EQ(cursor.at(s), position_at(idx, s)) << m.name() << " slot " << s;
+      SlotCursor again(idx);  // every third slot, then back to the start
+      for (std::uint64_t s = 0; s < table_slots(idx); s += 3) ASSERT_EQ(again.at(s), position_at(idx, s));
+      ASSERT_EQ(again.at(0), position_at(idx, 0));
+      ASSERT_EQ(again.at(1), position_at(idx, 1));
+    }
+}
+
+RC_GTEST_PROP(SlotCursor, RunsAndJumps5To7Pieces, ()) {
+  const auto all = materials_with(*rc::gen::inRange(5, 8), true);
+  const Material m = all[*rc::gen::inRange<std::size_t>(0, all.size())].canonical();
+  const MaterialIndex idx(m);
+  const std::uint64_t slots = table_slots(idx);
+  SlotCursor cursor(idx);
+  std::uint64_t s = *rc::gen::inRange<std::uint64_t>(0, slots);
+  for (int run = 0; run < 8; ++run) {
+    const int len = *rc::gen::inRange(1, 2000);
+    for (int i = 0; i < len && s < slots; ++i, ++s) RC_ASSERT(cursor.at(s) == position_at(idx, s));
+    s = *rc::gen::inRange<std::uint64_t>(0, slots);  // anywhere, backwards too
+  }
+}
+
 }  // namespace
 }  // namespace damka

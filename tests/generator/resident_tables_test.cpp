@@ -34,7 +34,9 @@ TEST(ResidentTables, LoadsPresentSuccessorsSmallestFirstWithinTheRoom) {
   for (std::size_t k = 0; k < all.size(); ++k) {
     EXPECT_FALSE(build[all[k]]);
     EXPECT_NE(std::find(want.begin(), want.end(), order[all[k]]), want.end()) << order[all[k]].name();
-    if (k > 0) EXPECT_LE(rt.bytes_of(all[k - 1]), rt.bytes_of(all[k]));
+    if (k > 0) {
+      EXPECT_LE(rt.bytes_of(all[k - 1]), rt.bytes_of(all[k]));
+    }
   }
   // Room for the smallest alone.
   const std::vector<std::size_t> one = rt.to_load(i, rt.bytes_of(all[0]));

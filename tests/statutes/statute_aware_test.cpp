@@ -58,7 +58,9 @@ std::uint64_t compare(const Rulebook& book, const Clause& c, const Balance& b, c
     }
     auto plain = values.value(p, Metric::WDL);
     EXPECT_TRUE(plain.ok());
-    if (sa.wdl != Wdl::Draw) EXPECT_EQ(sa.wdl, plain->wdl) << "a statute-aware win must be a plain win";
+    if (sa.wdl != Wdl::Draw) {
+      EXPECT_EQ(sa.wdl, plain->wdl) << "a statute-aware win must be a plain win";
+    }
     if (plain->wdl != Wdl::Draw && sa.wdl == Wdl::Draw) ++into_draws;
   }
   EXPECT_GT(wins, 0u);
@@ -163,8 +165,11 @@ TEST(StatuteAware, ThreeKingsAndAManUnderClause4MatchTheOwnCount) {
   ASSERT_TRUE(p.ok());
   auto v = judge(ru, russian(), *p, StatuteCounters{}, values);
   ASSERT_TRUE(v.ok()) << v.message();
-  for (const ClauseJudgement& j : v->clauses)
-    if (j.number == "2.1.9.1.4") EXPECT_LE(j.moves_needed, 0) << v->summary;
+  for (const ClauseJudgement& j : v->clauses) {
+    if (j.number == "2.1.9.1.4") {
+      EXPECT_LE(j.moves_needed, 0) << v->summary;
+    }
+  }
 }
 
 }  // namespace

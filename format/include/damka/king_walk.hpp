@@ -1,4 +1,4 @@
-// Private to the engine: a slice's king placements in rank order
+// A slice's king placements in rank order
 // (MaterialIndex::rank_kings), one step at a time instead of an unrank per
 // placement.  rank_kings = colex(white kings, free squares) * C(.., black)
 // + colex(black kings, free squares less the white kings): the black kings'
@@ -15,7 +15,7 @@
 #include "damka/index.hpp"
 #include "damka/position.hpp"
 
-namespace damka::engine_detail {
+namespace damka {
 
 class KingWalk {
  public:
@@ -73,4 +73,4 @@ class KingWalk {
   Bitboard wk_ = 0, bk_ = 0;
 };
 
-}  // namespace damka::engine_detail
+}  // namespace damka
