@@ -36,6 +36,9 @@ TableDirValues::TableDirValues(const Rules& rules, std::filesystem::path dir, co
       dir_(tables_root(dir, rules, *env_)) {
   const std::uint64_t caches = cache_share(options) * (options.work_dir.empty() && options.keep_dir.empty() ? 1 : 2);
   engine_budget_ = options.memory_budget > caches ? options.memory_budget - caches : 0;
+  plain_wdl_bytes_ = std::min(engine_budget_, options.plain_wdl_bytes == ~std::uint64_t{0} ? engine_budget_ / 8
+                                                                                           : options.plain_wdl_bytes);
+  engine_budget_ -= plain_wdl_bytes_;
   TablebaseOptions t;
   t.cache_bytes = cache_share(options);
   t.map_files = false;  // pread: the memory used is the cache's

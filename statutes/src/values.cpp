@@ -16,6 +16,7 @@
 #include "damka/statutes.hpp"
 #include "damka/value_oracle.hpp"
 #include "material_index.hpp"
+#include "plain_wdl_store.hpp"
 
 namespace damka {
 
@@ -25,6 +26,8 @@ ValueSource::ValueSource(const Rules& rules, std::unique_ptr<CountStore> counts)
     : rules_(rules), counts_(counts ? std::move(counts) : std::make_unique<MemoryCountStore>()) {}
 
 ValueSource::~ValueSource() = default;
+
+std::uint64_t ValueSource::plain_tables_read() const { return plain_ ? plain_->tables_read() : 0; }
 
 MetricSpec statute_spec(const Clause& clause) {
   // Every clause restarts on captures and promotions (parse_rulebook checks it).
@@ -178,10 +181,28 @@ Expected<const StatuteCounts*> ValueSource::compute_counts(const Rulebook& book,
           targets.push_back(Target{&e, s, c, std::make_unique<MaterialIndex>(s)});
   // The family and its excepts, found once: an exit checks coverage only.
   const std::vector<ResolvedClause> family = family_of(book, clause);
+  // The plain WDL of the materials its captures lead into, held in memory
+  // as far as plain_wdl_bytes() allows (plain_wdl_store.hpp).
+  std::vector<const PlainWdlStore::Table*> into;
+  if (plain_wdl_bytes() > 0) {
+    if (!plain_) plain_ = std::make_unique<PlainWdlStore>(plain_wdl_bytes());
+    std::vector<Material> smaller;
+    for (const Material& s : successors(m))
+      if (s.pieces() < m.pieces()) smaller.push_back(s);
+    auto held = plain_->hold(*this, smaller);
+    if (!held) return held.error();
+    for (const PlainWdlStore::Table* t : *held)
+      if (t) into.push_back(t);
+  }
   FunctionSuccessors succ([&](const Position& q) -> Expected<std::uint16_t> {
     if (q.pieces(q.side_to_move) == 0) return Value::loss(0).wdl_only().encode();
     const Clause* e = family_entry(family, q);
     if (!e) {  // plain play (statute_value's answer)
+      if (!into.empty()) {
+        const Material mq = material_of(q).canonical();
+        for (const PlainWdlStore::Table* t : into)
+          if (t->material == mq) return t->code(q);
+      }
       auto v = value(q, Metric::WDL);
       if (!v) return v.error();
       return v->wdl_only().encode();

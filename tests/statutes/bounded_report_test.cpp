@@ -55,6 +55,7 @@ TEST_P(BoundedReport, EqualsTheWholeTableReport) {
   const std::string want_json = report_json(*want, rules).dump(2), want_text = report_text(*want, rules);
 
   // Counts in temporary files under `work` (small caches: blocks evicted), and in memory.
+  std::uint64_t plain_reads = 0;
   for (const bool files : {true, false}) {
     SCOPED_TRACE(files ? "counts in files" : "counts in memory");
     TableDirOptions o;
@@ -67,6 +68,10 @@ TEST_P(BoundedReport, EqualsTheWholeTableReport) {
       ASSERT_TRUE(got.ok()) << got.message();
       EXPECT_EQ(report_json(*got, rules).dump(2), want_json);
       EXPECT_EQ(report_text(*got, rules), want_text);
+      // The counts' capture exits read the plain WDL held in memory, each
+      // material once.
+      EXPECT_GT(bounded.plain_tables_read(), 0u);
+      plain_reads = bounded.plain_tables_read();
       if (files) {
         // One temporary folder holding the count files while the source lives.
         int folders = 0, count_files = 0;
@@ -79,6 +84,26 @@ TEST_P(BoundedReport, EqualsTheWholeTableReport) {
       }
     }
     EXPECT_TRUE(fs::is_empty(work.path)) << "the temporary folder is removed with the source";
+  }
+
+  // The plain WDL of the materials the counts capture into: none held
+  // (every exit probed), or room for two or three 3-piece tables at a time
+  // (the least recently used dropped and read again): the same report.
+  for (const std::uint64_t plain : {std::uint64_t{0}, std::uint64_t{20000}}) {
+    SCOPED_TRACE("plain WDL bytes " + std::to_string(plain));
+    TableDirOptions o;
+    o.memory_budget = std::uint64_t{512} << 20;
+    o.plain_wdl_bytes = plain;
+    TableDirValues bounded(rules, tables.path, o);
+    auto got = analyse(book, rules, bounded, opt);
+    ASSERT_TRUE(got.ok()) << got.message();
+    EXPECT_EQ(report_json(*got, rules).dump(2), want_json);
+    EXPECT_EQ(report_text(*got, rules), want_text);
+    if (plain == 0) {
+      EXPECT_EQ(bounded.plain_tables_read(), 0u);
+    } else {
+      EXPECT_GT(bounded.plain_tables_read(), plain_reads) << "some read again after they were dropped";
+    }
   }
 }
 

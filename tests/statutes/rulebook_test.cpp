@@ -218,7 +218,9 @@ TEST(Report, JsonTextAndSvg) {
     for (auto it = first.begin(); it != first.end(); ++it) {
       ASSERT_TRUE(c.contains(it.key())) << it.key();
       const auto& v = c[it.key()];
-      if (!v.is_null() && !it.value().is_null()) EXPECT_EQ(v.type(), it.value().type()) << c["id"] << " " << it.key();
+      if (!v.is_null() && !it.value().is_null()) {
+        EXPECT_EQ(v.type(), it.value().type()) << c["id"] << " " << it.key();
+      }
     }
     for (const char* side : {"white_to_move", "black_to_move"}) {
       const auto& t = c["totals"][side];

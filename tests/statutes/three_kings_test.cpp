@@ -27,14 +27,6 @@ bool white_king_on_road(const Position& p) {
 }
 bool black_king_on_road(const Position& p) { return on_main_road(lsb(p.kings[1])); }
 
-// The counting rule, restated: d plies need ceil(d/2) moves with the winner
-// to move, floor(d/2) with the defender to move.
-int moves_for(Value v) {
-  if (v.wdl == Wdl::Win) return (v.plies + 1) / 2;
-  if (v.wdl == Wdl::Loss) return v.plies / 2;
-  return -1;
-}
-
 struct Figures {
   std::uint64_t positions = 0, white_wins = 0, draws = 0, black_wins = 0;
   std::uint64_t sa_white_wins = 0, sa_draws = 0, sa_black_wins = 0, into_draws = 0, over = 0;
@@ -158,10 +150,14 @@ void check_clause(const char* book, const std::string& id, const std::function<b
     int winner_moves = 0;
     const Color winner = e.dtw.wdl == Wdl::Win ? p.side_to_move : opposite(p.side_to_move);
     for (std::size_t i = 0; i < e.line.size(); ++i) {
-      if (i + 1 < e.line.size()) EXPECT_FALSE(e.line[i].is_capture() || e.line[i].promotes);
+      if (i + 1 < e.line.size()) {
+        EXPECT_FALSE(e.line[i].is_capture() || e.line[i].promotes);
+      }
       if (p.side_to_move == winner) ++winner_moves;
       p = apply(p, e.line[i]);
-      if (i + 1 < e.line.size()) EXPECT_EQ(material_of(p), material_of(e.position));
+      if (i + 1 < e.line.size()) {
+        EXPECT_EQ(material_of(p), material_of(e.position));
+      }
     }
     EXPECT_EQ(winner_moves, e.moves_needed);
   }

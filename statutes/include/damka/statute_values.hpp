@@ -26,6 +26,7 @@ namespace damka {
 
 class Tablebase;   // probe.hpp
 class CountStore;  // where computed statute-aware counts are kept (statutes/src/count_store.hpp)
+class PlainWdlStore;  // the plain WDL of the materials counts capture into (statutes/src/plain_wdl_store.hpp)
 
 // The statute-aware counts of one clause and canonical material, by slot
 // (value.hpp codes), wherever they are kept (memory or a temporary file).
@@ -94,6 +95,12 @@ class ValueSource {
   virtual Expected<std::unique_ptr<SlotSource>> slots(const Material& canonical) const;
   // Memory the engine may use for one statute-aware build (bytes).
   virtual std::uint64_t engine_budget() const { return ~std::uint64_t{0}; }
+  // Bytes for the plain WDL of the materials a count's captures lead into,
+  // read whole (2 bits a slot) and kept across counts; 0 (the default):
+  // their exits are valued through value() one by one.
+  virtual std::uint64_t plain_wdl_bytes() const { return 0; }
+  // How many materials' plain WDL the counts read whole so far (above).
+  std::uint64_t plain_tables_read() const;
 
   // Statute-aware counts (see "Statute-aware values" below) of every slot of
   // a canonical material under `clause` of `book`: the unlimited count, as
@@ -132,6 +139,7 @@ class ValueSource {
                                                 const Material& canonical) const;
   const Rules& rules_;
   std::unique_ptr<CountStore> counts_;
+  mutable std::unique_ptr<PlainWdlStore> plain_;  // made on first use
 };
 
 // Values of tables held whole in memory (an in-memory Solver in tests, or
@@ -186,6 +194,10 @@ struct TableDirOptions {
   // (TablebaseOptions::env; env.hpp), and so are the temporary count files;
   // null: default_env().  Must outlive the TableDirValues.
   Env* env = nullptr;
+  // Bytes for the plain WDL of the materials the counts capture into
+  // (ValueSource::plain_wdl_bytes), taken from memory_budget; ~0: an
+  // eighth of what is left beside the block caches; 0: none.
+  std::uint64_t plain_wdl_bytes = ~std::uint64_t{0};
 };
 
 // Values of table files in <dir>/<family>/ (table_paths.hpp), read through
@@ -205,6 +217,7 @@ class TableDirValues final : public ValueSource {
   Expected<Value> value(const Position& p, Metric metric) const override;
   Expected<std::unique_ptr<SlotSource>> slots(const Material& canonical) const override;
   std::uint64_t engine_budget() const override { return engine_budget_; }
+  std::uint64_t plain_wdl_bytes() const override { return plain_wdl_bytes_; }
 
  private:
   Env* env_;
@@ -212,6 +225,7 @@ class TableDirValues final : public ValueSource {
   std::unique_ptr<Tablebase> tb_;
   Error open_error_;  // why the tables could not be opened (with its code)
   std::uint64_t engine_budget_ = 0;
+  std::uint64_t plain_wdl_bytes_ = 0;
 };
 
 // Kings-only distance codes of one canonical material (see the top of
