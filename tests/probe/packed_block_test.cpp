@@ -167,7 +167,9 @@ TEST(BlockCache, TwoCachesEvictingAtOnceKeepTheirOwnEpochs) {
     // Every block still held answers its own codes.
     for (std::uint64_t b = 0; b < kBlocks; ++b) {
       std::uint16_t got = 0;
-      if (caches[c].lookup(tables[c], b, 5, &got)) EXPECT_EQ(got, code_of(c, b, 5)) << "cache " << c << " block " << b;
+      if (caches[c].lookup(tables[c], b, 5, &got)) {
+        EXPECT_EQ(got, code_of(c, b, 5)) << "cache " << c << " block " << b;
+      }
     }
   }
 }

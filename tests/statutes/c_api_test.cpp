@@ -70,7 +70,9 @@ TEST_F(StatutesCApi, BothSidesOfTheMainRoadLimit) {
     EXPECT_EQ(a.wins_in_time, played == 4 ? 1 : 0) << a.summary;
     EXPECT_EQ(b.wins_in_time, a.wins_in_time);
     EXPECT_STREQ(a.summary, b.summary);
-    if (played == 5) EXPECT_STREQ(a.clause, "2.1.9.1.8");
+    if (played == 5) {
+      EXPECT_STREQ(a.clause, "2.1.9.1.8");
+    }
   }
   const damka_statute_count bad[] = {{"2.1.9.1.9", 1}};
   EXPECT_EQ(damka_judge_statute_counts_fen(tb_, "russian-federation", fen, bad, 1, &v), DAMKA_E_BAD_ARGUMENT);
