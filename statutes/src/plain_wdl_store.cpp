@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include "damka/statutes.hpp"
+#include "damka/value_oracle.hpp"
 
 namespace damka {
 
@@ -57,15 +58,18 @@ Expected<std::vector<const PlainWdlStore::Table*>> PlainWdlStore::hold(const Val
     const std::uint64_t n = table_slots(t->index);
     constexpr std::uint64_t kRange = std::uint64_t{1} << 15;
     const auto ranges = static_cast<std::int64_t>((n + kRange - 1) / kRange);
-    std::atomic<bool> failed{false};
-    std::optional<Error> first_error;  // of the lowest range that failed
+    // The lowest range that failed: ranges above it are skipped, those
+    // below are still read, so the error returned is the same for any
+    // number of threads.
+    std::atomic<std::int64_t> lowest_failed{ranges};
+    std::optional<Error> first_error;
     std::int64_t failed_at = ranges;
 #pragma omp parallel
     {
       SlotSource::Range r;
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t k = 0; k < ranges; ++k) {
-        if (failed.load(std::memory_order_relaxed)) continue;
+        if (k > lowest_failed.load(std::memory_order_relaxed)) continue;
         const std::uint64_t lo = static_cast<std::uint64_t>(k) * kRange, len = std::min(kRange, n - lo);
         std::optional<Error> why;
         if (Status s = (*slots)->read(lo, len, {}, r); !s.ok()) why = s.error();
@@ -79,11 +83,11 @@ Expected<std::vector<const PlainWdlStore::Table*>> PlainWdlStore::hold(const Val
           t->bits[s >> 2] |= static_cast<std::uint8_t>(v->wdl_only().encode() << ((s & 3) * 2));
         }
         if (why) {
-          failed = true;
 #pragma omp critical(damka_plain_wdl_store)
           if (k < failed_at) {
             failed_at = k;
             first_error = std::move(why);
+            lowest_failed.store(k, std::memory_order_relaxed);
           }
         }
       }
@@ -95,6 +99,41 @@ Expected<std::vector<const PlainWdlStore::Table*>> PlainWdlStore::hold(const Val
     tables_.push_back(std::move(t));
   }
   return out;
+}
+
+PlainWdlView::PlainWdlView(const ValueSource& values, std::vector<const PlainWdlStore::Table*> held)
+    : values_(values), held_(std::move(held)) {
+  std::erase(held_, nullptr);
+}
+
+Expected<Value> PlainWdlView::wdl(const Position& q) const {
+  if (q.pieces(q.side_to_move) == 0) return Value::loss(0).wdl_only();
+  if (!held_.empty()) {
+    const Material m = material_of(q).canonical();
+    for (const PlainWdlStore::Table* t : held_)
+      if (t->material == m) return Value::decode(t->code(q));
+  }
+  auto v = values_.value(q, Metric::WDL);
+  if (!v) return v.error();
+  return v->wdl_only();
+}
+
+Expected<Value> PlainWdlView::capture_wdl(const Position& p, MoveList& moves) const {
+  generate_capture_moves(values_.rules(), p, moves);
+  enum class Looked : std::uint8_t { Ok, Failed };
+  std::optional<Error> why;
+  Value v;
+  const Looked s = damka::capture_wdl(p, moves, [&](const Position& q, Value& out) {
+    auto w = wdl(q);
+    if (!w) {
+      why = w.error();
+      return Looked::Failed;
+    }
+    out = *w;
+    return Looked::Ok;
+  }, v);
+  if (s != Looked::Ok) return *why;
+  return v;
 }
 
 }  // namespace damka

@@ -10,7 +10,10 @@
 // here) and are read by many passes: each is read once, slot by slot,
 // into memory and kept while the store's bytes allow (the least recently
 // used dropped first).  A promotion's material has as many pieces, as large
-// as the one counted: its exits are probed as before.
+// as the one counted: its exits are probed as before.  The report's walk
+// over a material values its capture positions from the same tables
+// (PlainWdlView::capture_wdl): one ply over codes in memory instead of an
+// oracle search through the block caches.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +23,9 @@
 #include "damka/expected.hpp"
 #include "damka/index.hpp"
 #include "damka/material.hpp"
+#include "damka/movegen.hpp"
 #include "damka/slots.hpp"
+#include "damka/value.hpp"
 
 namespace damka {
 
@@ -64,6 +69,29 @@ class PlainWdlStore {
   std::uint64_t capacity_;
   std::uint64_t bytes_ = 0, tick_ = 0, reads_ = 0;
   std::vector<std::unique_ptr<Table>> tables_;
+};
+
+// Plain WDL values read from tables held (PlainWdlStore::hold), else
+// through the source's value().  Valid while the tables are (until the
+// store's next hold()).  Thread-safe (read-only; `moves` per thread).
+class PlainWdlView {
+ public:
+  PlainWdlView(const ValueSource& values, std::vector<const PlainWdlStore::Table*> held);
+  bool holds_any() const { return !held_.empty(); }
+  // q's plain WDL for its side to move (wdl_only): its material's held
+  // table (capture positions too: the codes are the oracle's), else
+  // values.value(q, WDL).  A side to move without pieces has lost.
+  // Errors: value()'s.  Cost: a scan of the tables held and a
+  // locate_slot(), else value()'s.
+  Expected<Value> wdl(const Position& q) const;
+  // The plain WDL of p, which must capture: capture_wdl (value_oracle.hpp)
+  // over wdl() of its captures' successors.  Cost: a capture generation
+  // and a wdl() per capture up to the first winning one.
+  Expected<Value> capture_wdl(const Position& p, MoveList& moves) const;
+
+ private:
+  const ValueSource& values_;
+  std::vector<const PlainWdlStore::Table*> held_;
 };
 
 }  // namespace damka

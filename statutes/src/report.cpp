@@ -12,6 +12,7 @@
 #include "damka/slots.hpp"
 #include "damka/statutes.hpp"
 #include "material_index.hpp"
+#include "plain_wdl_store.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -268,9 +269,16 @@ Expected<std::vector<Found>> walk_material(const Rulebook& book, const ValueSour
   auto slots = values.slots(m);
   if (!slots) return slots.error();
   const SlotSource& plain_values = **slots;
+  // Capture positions (about half the slots) from the plain WDL of the
+  // materials their captures lead into, held in memory: the counts above
+  // held the same tables, so they are read no more.
+  auto view = values.plain_wdl_view(m);
+  if (!view) return view.error();
+  const PlainWdlView& held = **view;
 #pragma omp parallel
   {
     SlotSource::Range range;
+    MoveList moves;
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t ci = 0; ci < chunks; ++ci) {
       if (failed.load(std::memory_order_relaxed)) continue;
@@ -283,7 +291,8 @@ Expected<std::vector<Found>> walk_material(const Rulebook& book, const ValueSour
       if (Status st = plain_values.read(begin, end - begin, {}, range); !st.ok()) why = st.message();
       for (std::uint64_t s = begin; s < end && why.empty(); ++s) {
         const Position p0 = range.positions[s - begin];
-        auto plain = plain_values.value(range, s - begin, Metric::WDL);
+        auto plain = range.derived[s - begin] && held.holds_any() ? held.capture_wdl(p0, moves)
+                                                                  : plain_values.value(range, s - begin, Metric::WDL);
         if (!plain) {
           why = plain.message();
           break;

@@ -29,6 +29,20 @@ ValueSource::~ValueSource() = default;
 
 std::uint64_t ValueSource::plain_tables_read() const { return plain_ ? plain_->tables_read() : 0; }
 
+Expected<std::unique_ptr<PlainWdlView>> ValueSource::plain_wdl_view(const Material& canonical) const {
+  std::vector<const PlainWdlStore::Table*> held;
+  if (plain_wdl_bytes() > 0) {
+    if (!plain_) plain_ = std::make_unique<PlainWdlStore>(plain_wdl_bytes());
+    std::vector<Material> smaller;
+    for (const Material& s : successors(canonical))
+      if (s.pieces() < canonical.pieces()) smaller.push_back(s);
+    auto h = plain_->hold(*this, smaller);
+    if (!h) return h.error();
+    held = std::move(*h);
+  }
+  return std::make_unique<PlainWdlView>(*this, std::move(held));
+}
+
 MetricSpec statute_spec(const Clause& clause) {
   // Every clause restarts on captures and promotions (parse_rulebook checks it).
   const auto restarts = static_cast<std::uint8_t>(kExitCapture | kExitPromotion | (clause.restarts & kExitManMove));
@@ -183,29 +197,16 @@ Expected<const StatuteCounts*> ValueSource::compute_counts(const Rulebook& book,
   const std::vector<ResolvedClause> family = family_of(book, clause);
   // The plain WDL of the materials its captures lead into, held in memory
   // as far as plain_wdl_bytes() allows (plain_wdl_store.hpp).
-  std::vector<const PlainWdlStore::Table*> into;
-  if (plain_wdl_bytes() > 0) {
-    if (!plain_) plain_ = std::make_unique<PlainWdlStore>(plain_wdl_bytes());
-    std::vector<Material> smaller;
-    for (const Material& s : successors(m))
-      if (s.pieces() < m.pieces()) smaller.push_back(s);
-    auto held = plain_->hold(*this, smaller);
-    if (!held) return held.error();
-    for (const PlainWdlStore::Table* t : *held)
-      if (t) into.push_back(t);
-  }
+  auto plain_wdl = plain_wdl_view(m);
+  if (!plain_wdl) return plain_wdl.error();
+  const PlainWdlView& into = **plain_wdl;
   FunctionSuccessors succ([&](const Position& q) -> Expected<std::uint16_t> {
     if (q.pieces(q.side_to_move) == 0) return Value::loss(0).wdl_only().encode();
     const Clause* e = family_entry(family, q);
     if (!e) {  // plain play (statute_value's answer)
-      if (!into.empty()) {
-        const Material mq = material_of(q).canonical();
-        for (const PlainWdlStore::Table* t : into)
-          if (t->material == mq) return t->code(q);
-      }
-      auto v = value(q, Metric::WDL);
+      auto v = into.wdl(q);
       if (!v) return v.error();
-      return v->wdl_only().encode();
+      return v->encode();
     }
     const Material mq = material_of(q).canonical();
     for (const Target& t : targets) {

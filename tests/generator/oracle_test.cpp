@@ -2,7 +2,8 @@
 // every position of every material of 2 to 4 pieces in all six variants
 // (capture positions included), in WDL, DTW and DTC, the oracle reading
 // tables whose capture positions' entries were overwritten with garbage
-// must give exactly the value the solver stored for that position.
+// must give exactly the value the solver stored for that position; and
+// capture_wdl, one ply over the solver's values, likewise.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -64,12 +65,49 @@ TEST_P(OracleVsSolver, EveryPositionUpToFourPieces) {
     };
   };
   std::uint64_t checked = 0, captures = 0, mismatches = 0;
+  // capture_wdl: one ply over successors' values already resolved (a table
+  // held whole, as the statute report's plain WDL store holds them) gives
+  // every capture position the solver's WDL, and a win stops at its first
+  // winning capture: the successors asked are those before it and itself.
+  auto truth_wdl = [&](const Position& q) {
+    const TableSlot ts = locate(q);
+    return Value::decode(solver.table(ts.material)->dtw[ts.slot]).wdl_only();
+  };
+  MoveList moves;
+  std::uint64_t one_ply_wins = 0;
+  auto check_capture_wdl = [&](const Position& p) {
+    if (!generate_capture_moves_if_any(rules, p, moves)) return;
+    std::size_t asked = 0;
+    Value got;
+    const Read r = capture_wdl(p, moves, [&](const Position& q, Value& out) {
+      EXPECT_GT(q.pieces(q.side_to_move), 0);
+      out = truth_wdl(q);
+      ++asked;
+      return Read::Ok;
+    }, got);
+    ASSERT_EQ(r, Read::Ok);
+    const Value want = truth_wdl(p);
+    if (got != want && ++mismatches <= 10)
+      ADD_FAILURE() << rules.name << " " << to_fen(rules, p) << ": capture_wdl " << got.encode() << ", solver "
+                    << want.encode();
+    std::size_t expected = 0;
+    for (const Move& mv : moves) {
+      const Position q = apply(p, mv);
+      if (q.pieces(q.side_to_move) == 0) break;
+      ++expected;
+      if (truth_wdl(q).wdl == Wdl::Loss) break;
+    }
+    EXPECT_EQ(asked, expected) << to_fen(rules, p);
+    one_ply_wins += want.wdl == Wdl::Win;
+  };
   for (const Material& m : build_order(kPieces)) {
     const SolvedTable& truth = *solver.table(m);
     const MaterialIndex index(m);
     for (std::uint64_t s = 0; s < truth.dtw.size(); ++s) {
       const Position p = position_at(index, s);
       captures += has_capture(rules, p);
+      check_capture_wdl(p);
+      check_capture_wdl(p.flipped());
       for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {
         Value want = Value::decode(metric == Metric::DTC ? truth.dtc[s] : truth.dtw[s]);
         if (metric == Metric::WDL) want = want.wdl_only();
@@ -91,6 +129,7 @@ TEST_P(OracleVsSolver, EveryPositionUpToFourPieces) {
   EXPECT_EQ(mismatches, 0u);
   EXPECT_EQ(bad_reads, 0u);
   EXPECT_GT(captures, 0u);
+  EXPECT_GT(one_ply_wins, 0u);
   EXPECT_EQ(captures, poisoned.derived);
   EXPECT_GT(checked, 100000u);
 }

@@ -123,6 +123,34 @@ static_assert(capture_dtc(Wdl::Loss) == move_value(Value::win(0), Metric::DTC, t
 // has_capture().
 inline bool is_derived(const Rules& rules, const Position& p) { return has_capture(rules, p); }
 
+// One ply of the search where the successors' values are at hand already
+// resolved (capture positions among them: a table held whole whose derived
+// entries this oracle filled): the WDL of p, which must capture, its
+// captures in `moves` (generate_capture_moves; not empty).  `resolved(q,
+// out)` sets out to the WDL of successor q for q's side to move (q's side
+// to move has pieces; one without is lost and not asked) and returns a
+// status as a lookup's (S{}: success; any other stops and is returned).
+// The best capture as the search values it (move_value, better_value),
+// stopping at the first winning one.  Cost: apply() and a resolved() per
+// capture up to the first win.  Thread-safety: as resolved's.
+template <class Resolved>
+auto capture_wdl(const Position& p, const MoveList& moves, Resolved&& resolved, Value& v) -> decltype(resolved(p, v)) {
+  using S = decltype(resolved(p, v));
+  assert(!moves.empty());
+  Value best = Value::loss(0);
+  for (const Move& m : moves) {
+    const Position q = apply(p, m);
+    Value sv = Value::loss(0);
+    if (q.pieces(q.side_to_move) != 0)
+      if (S s = resolved(q, sv); s != S{}) return s;
+    const Value mv = move_value(sv.wdl_only(), Metric::WDL, true);
+    if (better_value(mv, best)) best = mv;
+    if (best.wdl == Wdl::Win) break;
+  }
+  v = best;
+  return S{};
+}
+
 // What the search asks a lookup of the one-side form of oracle_value (see
 // above): q's value in the metric searched, its WDL alone (plies 0), or its
 // value in the metric when q is lost for its side to move and its WDL alone

@@ -27,6 +27,7 @@ namespace damka {
 class Tablebase;   // probe.hpp
 class CountStore;  // where computed statute-aware counts are kept (statutes/src/count_store.hpp)
 class PlainWdlStore;  // the plain WDL of the materials counts capture into (statutes/src/plain_wdl_store.hpp)
+class PlainWdlView;   // values read from it (the same header)
 
 // The statute-aware counts of one clause and canonical material, by slot
 // (value.hpp codes), wherever they are kept (memory or a temporary file).
@@ -101,6 +102,14 @@ class ValueSource {
   virtual std::uint64_t plain_wdl_bytes() const { return 0; }
   // How many materials' plain WDL the counts read whole so far (above).
   std::uint64_t plain_tables_read() const;
+  // The plain WDL of the materials with fewer pieces that a canonical
+  // material's captures lead into, held in memory as far as
+  // plain_wdl_bytes() allows (read now where not held yet, the least
+  // recently used dropped), the rest through value(): for the exits of its
+  // counts and its capture positions (statutes/src/plain_wdl_store.hpp).
+  // Valid until the next call of this or statute_table().  Errors: a table
+  // read that failed.  Not thread-safe; the view is.
+  Expected<std::unique_ptr<PlainWdlView>> plain_wdl_view(const Material& canonical) const;
 
   // Statute-aware counts (see "Statute-aware values" below) of every slot of
   // a canonical material under `clause` of `book`: the unlimited count, as
