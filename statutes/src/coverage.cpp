@@ -60,26 +60,65 @@ bool material_orientation_matches(const Clause& c, const Material& m, Color stro
   return true;
 }
 
-// clause_covers without the clause's excepts.
-std::optional<Color> covers_ignoring_except(const Clause& clause, const Position& p, std::optional<Color> winner) {
-  if (!clause.judgeable || !clause.pieces.matches(p.count())) return std::nullopt;
+// The pieces of each colour (colour index), of a position or a material.
+struct Counts {
+  int kings[2], men[2];
+  int total() const { return kings[0] + kings[1] + men[0] + men[1]; }
+  int pieces(Color c) const { return kings[idx(c)] + men[idx(c)]; }
+};
+Counts counts_of(const Position& p) {
+  return {{popcount(p.kings[0]), popcount(p.kings[1])}, {popcount(p.men[0]), popcount(p.men[1])}};
+}
+Counts counts_of(const Material& m) { return {{m.wk, m.bk}, {m.wm, m.bm}}; }
+
+// clause_covers without the clause's excepts, from the pieces' counts and
+// `holds(condition, stronger)`: 1 or 0, or -1 where it depends on more than
+// the counts (the answer is then unknown: `unknown` is set).
+template <class Holds>
+std::optional<Color> covers_ignoring_except(const Clause& clause, const Counts& n, Holds&& holds,
+                                            std::optional<Color> winner, bool& unknown) {
+  if (!clause.judgeable || !clause.pieces.matches(n.total())) return std::nullopt;
   bool ok[2] = {false, false};
   for (Color s : {Color::White, Color::Black}) {
     const Color w = opposite(s);
-    if (!pair_matches(clause, {popcount(p.kings[idx(s)]), popcount(p.men[idx(s)]), popcount(p.kings[idx(w)]),
-                               popcount(p.men[idx(w)])}))
-      continue;
+    if (!pair_matches(clause, {n.kings[idx(s)], n.men[idx(s)], n.kings[idx(w)], n.men[idx(w)]})) continue;
     bool all = true;
-    for (Condition k : clause.conditions) all = all && condition_holds(k, p, s);
+    for (Condition k : clause.conditions) {
+      if (!all) break;
+      const int h = holds(k, s);
+      if (h < 0) unknown = true;
+      all = h == 1;
+    }
     ok[idx(s)] = all;
   }
   if (!ok[0] && !ok[1]) return std::nullopt;
   Color stronger = ok[0] ? Color::White : Color::Black;
   if (ok[0] && ok[1]) {
-    const int w = popcount(p.pieces(Color::White)), b = popcount(p.pieces(Color::Black));
+    const int w = n.pieces(Color::White), b = n.pieces(Color::Black);
     stronger = w > b ? Color::White : b > w ? Color::Black : winner.value_or(Color::White);
   }
   return stronger;
+}
+
+std::optional<Color> covers_ignoring_except(const Clause& clause, const Position& p, std::optional<Color> winner) {
+  bool unknown = false;
+  return covers_ignoring_except(
+      clause, counts_of(p), [&](Condition k, Color s) { return condition_holds(k, p, s) ? 1 : 0; }, winner, unknown);
+}
+
+// Of a material: -1 for the conditions that look at squares.
+int condition_holds(Condition c, const Counts& n, Color stronger) {
+  switch (c) {
+    case Condition::LoneKingOnMainRoad:
+    case Condition::LoneKingOffMainRoad: {
+      const Color weaker = opposite(stronger);
+      if (n.men[idx(weaker)] != 0 || n.kings[idx(weaker)] != 1) return 0;  // no lone king: false wherever it stands
+      return -1;
+    }
+    case Condition::StrongerHoldsMainRoad: return n.kings[idx(stronger)] == 0 ? 0 : -1;
+    case Condition::BothSidesHaveKings: return n.kings[0] != 0 && n.kings[1] != 0 ? 1 : 0;
+  }
+  return -1;
 }
 
 }  // namespace
@@ -104,6 +143,20 @@ std::optional<Color> clause_covers(const ResolvedClause& c, const Position& p, s
 std::optional<Color> clause_covers(const Rulebook& book, const Clause& clause, const Position& p,
                                    std::optional<Color> winner) {
   return clause_covers(resolve_clause(book, clause), p, winner);  // allocates only for a clause with excepts
+}
+
+MaterialCoverage::MaterialCoverage(const ResolvedClause& c, const Material& m) : clause_(&c) {
+  const Counts n = counts_of(m);
+  auto holds = [&](Condition k, Color s) { return condition_holds(k, n, s); };
+  const std::optional<Color> winners[3] = {std::nullopt, Color::White, Color::Black};
+  for (int w = 0; w < 3 && !dependent_; ++w) {
+    bool unknown = false;
+    std::optional<Color> stronger = covers_ignoring_except(*c.clause, n, holds, winners[w], unknown);
+    for (const Clause* x : c.except)
+      if (stronger && covers_ignoring_except(*x, n, holds, winners[w], unknown)) stronger = std::nullopt;
+    dependent_ = unknown;
+    fixed_[w] = stronger;
+  }
 }
 
 bool clause_matches_material(const Rulebook& book, const Clause& clause, const Material& m) {

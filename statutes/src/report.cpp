@@ -257,6 +257,14 @@ Expected<std::vector<Found>> walk_material(const Rulebook& book, const ValueSour
     if (!sc) return sc.error();
     counts[k] = *sc;
   }
+  // Coverage per clause of m as stored (White to move in the slots' own
+  // orientation) and of its colour-reversed image: found once where the
+  // pieces' counts decide it.
+  std::vector<MaterialCoverage> covers;
+  for (std::size_t k = 0; k < covering.size(); ++k) {
+    covers.emplace_back(clauses[k], m);
+    covers.emplace_back(clauses[k], m.flipped());
+  }
   const MaterialIndex& index = material_index(m);
   const std::uint64_t n = table_slots(index);
   for (std::size_t k = 0; k < covering.size(); ++k)
@@ -308,7 +316,7 @@ Expected<std::vector<Found>> walk_material(const Rulebook& book, const ValueSour
           for (std::size_t k = 0; k < covering.size(); ++k) {
             Found& w = local[k];
             const Clause& c = *work[covering[k]].clause;
-            const auto stronger = clause_covers(clauses[k], p, winner);
+            const auto stronger = covers[2 * k + static_cast<std::size_t>(im)](p, winner);
             if (!stronger) continue;
             SideFigures& f = w.side[idx(p.side_to_move)];
             ++f.positions;

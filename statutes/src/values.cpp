@@ -66,6 +66,41 @@ const Clause* family_entry(std::span<const ResolvedClause> family, const Positio
   return nullptr;
 }
 
+// family_entry for positions of the materials listed (canonical; both
+// orientations): each entry's coverage found once per material
+// (MaterialCoverage), family_entry for any other.  `family` must outlive
+// it.  Thread-safe.
+class FamilyCoverage {
+ public:
+  FamilyCoverage(std::span<const ResolvedClause> family, const std::vector<Material>& canonical) : family_(family) {
+    for (const Material& c : canonical)
+      for (const Material& m : {c, c.flipped()}) {
+        if (std::any_of(of_.begin(), of_.end(), [&](const Of& o) { return o.material == m; })) continue;
+        Of o{m, {}};
+        for (const ResolvedClause& e : family) o.entries.emplace_back(e, m);
+        of_.push_back(std::move(o));
+      }
+  }
+  // The entry covering q (of material `m`, as it stands), if any.
+  const Clause* entry(const Position& q, const Material& m) const {
+    for (const Of& o : of_) {
+      if (o.material != m) continue;
+      for (std::size_t i = 0; i < o.entries.size(); ++i)
+        if (o.entries[i](q)) return family_[i].clause;
+      return nullptr;
+    }
+    return family_entry(family_, q);
+  }
+
+ private:
+  struct Of {
+    Material material;
+    std::vector<MaterialCoverage> entries;  // family_'s, in order
+  };
+  std::span<const ResolvedClause> family_;
+  std::vector<Of> of_;
+};
+
 CountKey statute_key(const Rulebook& book, const Clause& clause, const Material& m) {
   return {book.name + "\n" + clause.id + "\n" + std::to_string(clause.limit) + "/" + std::to_string(clause.restarts),
           m};
@@ -193,8 +228,13 @@ Expected<const StatuteCounts*> ValueSource::compute_counts(const Rulebook& book,
       if (e.judgeable && e.number == clause.number && clause_matches_material(book, e, s))
         if (const StatuteCounts* c = counts_->find(statute_key(book, e, s)))
           targets.push_back(Target{&e, s, c, std::make_unique<MaterialIndex>(s)});
-  // The family and its excepts, found once: an exit checks coverage only.
+  // The family and its excepts, found once, and their coverage of the
+  // materials an exit reaches (m itself by a man's move where that ends the
+  // count) found per material: an exit mostly reads an answer.
   const std::vector<ResolvedClause> family = family_of(book, clause);
+  std::vector<Material> reached = successors(m);
+  reached.push_back(m);
+  const FamilyCoverage covers(family, reached);
   // The plain WDL of the materials its captures lead into, held in memory
   // as far as plain_wdl_bytes() allows (plain_wdl_store.hpp).
   auto plain_wdl = plain_wdl_view(m);
@@ -202,13 +242,14 @@ Expected<const StatuteCounts*> ValueSource::compute_counts(const Rulebook& book,
   const PlainWdlView& into = **plain_wdl;
   FunctionSuccessors succ([&](const Position& q) -> Expected<std::uint16_t> {
     if (q.pieces(q.side_to_move) == 0) return Value::loss(0).wdl_only().encode();
-    const Clause* e = family_entry(family, q);
+    const Material oriented = material_of(q);
+    const Clause* e = covers.entry(q, oriented);
     if (!e) {  // plain play (statute_value's answer)
       auto v = into.wdl(q);
       if (!v) return v.error();
       return v->encode();
     }
-    const Material mq = material_of(q).canonical();
+    const Material mq = oriented.canonical();
     for (const Target& t : targets) {
       if (t.entry != e || t.material != mq) continue;
       auto code = t.counts->code(locate_slot(*t.index, q));

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "damka/notation.hpp"
+#include "damka/slots.hpp"
 #include "fixture.hpp"
 
 namespace {
@@ -195,6 +196,44 @@ TEST(Coverage, Conditions) {
   EXPECT_FALSE(clause_matches_material(ua, *ua.find("6.6"), Material{0, 2, 0, 1}));  // all 6.3.3
   EXPECT_TRUE(clause_matches_material(ua, *ua.find("6.6"), Material{0, 3, 0, 1}));   // off the road
   EXPECT_FALSE(clause_matches_material(ru, *ru.find("2.1.9.1.8"), Material{0, 3, 1, 0}));
+}
+
+// MaterialCoverage gives clause_covers' answers: every clause of every
+// rulebook (excepts included), every material up to 5 pieces in both
+// orientations, about 2000 positions spread over each, every winner.  Some
+// materials' answers are found once (counts decide), some per position (the
+// main road).
+TEST(Coverage, PerMaterialAnswersAsPerPosition) {
+  std::uint64_t fixed = 0, dependent = 0, covered = 0, checked = 0;
+  for (const char* name : {"russian-federation", "russian-summary", "ukrainian-64"}) {
+    const Rulebook book = statutes_test::book(name);
+    ASSERT_FALSE(book.clauses.empty()) << name;
+    for (const Clause& clause : book.clauses) {
+      const ResolvedClause rc = resolve_clause(book, clause);
+      for (const Material& m : build_order(5)) {
+        const MaterialIndex index(m);
+        const std::uint64_t n = table_slots(index), stride = std::max<std::uint64_t>(1, n / 2000) | 1;
+        for (int im = 0; im < 2; ++im) {
+          const MaterialCoverage cover(rc, im == 0 ? m : m.flipped());
+          (cover.position_dependent() ? dependent : fixed)++;
+          for (std::uint64_t s = 0; s < n; s += stride) {
+            const Position p = im == 0 ? position_at(index, s) : position_at(index, s).flipped();
+            for (const std::optional<Color> w : {std::optional<Color>{}, std::optional<Color>{Color::White},
+                                                 std::optional<Color>{Color::Black}}) {
+              const auto want = clause_covers(rc, p, w);
+              ASSERT_EQ(cover(p, w), want) << name << " " << clause.id << " " << to_fen(russian(), p);
+              covered += want.has_value();
+              ++checked;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(fixed, 0u);
+  EXPECT_GT(dependent, 0u);
+  EXPECT_GT(covered, 1000u);
+  EXPECT_GT(checked, covered);
 }
 
 TEST(Report, JsonTextAndSvg) {

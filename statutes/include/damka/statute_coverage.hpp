@@ -30,6 +30,26 @@ ResolvedClause resolve_clause(const Rulebook& book, const Clause& clause);
 // popcounts per side pair and condition.  Thread-safe.
 std::optional<Color> clause_covers(const ResolvedClause& c, const Position& p,
                                    std::optional<Color> winner = std::nullopt);
+// clause_covers(c, p, winner) for the positions p of one material as they
+// stand (material_of(p) == m, colours not swapped): found once where the
+// clause and its excepts depend on the pieces' counts alone, per position
+// where a condition looks at squares (the main road).  `c` must outlive it.
+// Cost: an array read, else clause_covers.  Thread-safe.
+class MaterialCoverage {
+ public:
+  MaterialCoverage(const ResolvedClause& c, const Material& m);
+  std::optional<Color> operator()(const Position& p, std::optional<Color> winner = std::nullopt) const {
+    if (dependent_) return clause_covers(*clause_, p, winner);
+    return fixed_[winner ? 1 + static_cast<int>(idx(*winner)) : 0];
+  }
+  // Whether the answer depends on where the pieces stand.
+  bool position_dependent() const { return dependent_; }
+
+ private:
+  const ResolvedClause* clause_;
+  bool dependent_ = false;
+  std::optional<Color> fixed_[3];  // winner: none, White, Black
+};
 // Whether a clause can cover some position of material m (either orientation),
 // ignoring position conditions.
 bool clause_matches_material(const Rulebook& book, const Clause& clause, const Material& m);
