@@ -33,33 +33,6 @@ bool pair_matches(const Clause& c, const Sides& s) {
   return false;
 }
 
-// Whether some position of material m, `stronger` being the stronger side,
-// can meet the clause's conditions; `position_dependent` says whether the
-// conditions depend on more than the material.
-bool material_orientation_matches(const Clause& c, const Material& m, Color stronger, bool& position_dependent) {
-  position_dependent = false;
-  if (!c.judgeable || !c.pieces.matches(m.pieces())) return false;
-  const Sides s = sides_of(m, stronger);
-  if (!pair_matches(c, s)) return false;
-  for (Condition k : c.conditions) {
-    switch (k) {
-      case Condition::LoneKingOnMainRoad:
-      case Condition::LoneKingOffMainRoad:
-        if (s.wk != 1 || s.wm != 0) return false;
-        position_dependent = true;
-        break;
-      case Condition::StrongerHoldsMainRoad:
-        if (s.sk < 1) return false;
-        position_dependent = true;
-        break;
-      case Condition::BothSidesHaveKings:
-        if (s.sk < 1 || s.wk < 1) return false;
-        break;
-    }
-  }
-  return true;
-}
-
 // The pieces of each colour (colour index), of a position or a material.
 struct Counts {
   int kings[2], men[2];
@@ -70,6 +43,37 @@ Counts counts_of(const Position& p) {
   return {{popcount(p.kings[0]), popcount(p.kings[1])}, {popcount(p.men[0]), popcount(p.men[1])}};
 }
 Counts counts_of(const Material& m) { return {{m.wk, m.bk}, {m.wm, m.bm}}; }
+
+// Of a material: -1 for the conditions that look at squares.
+int condition_holds(Condition c, const Counts& n, Color stronger) {
+  switch (c) {
+    case Condition::LoneKingOnMainRoad:
+    case Condition::LoneKingOffMainRoad: {
+      const Color weaker = opposite(stronger);
+      if (n.men[idx(weaker)] != 0 || n.kings[idx(weaker)] != 1) return 0;  // no lone king: false wherever it stands
+      return -1;
+    }
+    case Condition::StrongerHoldsMainRoad: return n.kings[idx(stronger)] == 0 ? 0 : -1;
+    case Condition::BothSidesHaveKings: return n.kings[0] != 0 && n.kings[1] != 0 ? 1 : 0;
+  }
+  return -1;
+}
+
+// Whether some position of material m, `stronger` being the stronger side,
+// can meet the clause's conditions; `position_dependent` says whether the
+// conditions depend on more than the material.
+bool material_orientation_matches(const Clause& c, const Material& m, Color stronger, bool& position_dependent) {
+  position_dependent = false;
+  if (!c.judgeable || !c.pieces.matches(m.pieces())) return false;
+  if (!pair_matches(c, sides_of(m, stronger))) return false;
+  const Counts n = counts_of(m);
+  for (Condition k : c.conditions) {
+    const int h = condition_holds(k, n, stronger);
+    if (h == 0) return false;
+    if (h < 0) position_dependent = true;
+  }
+  return true;
+}
 
 // clause_covers without the clause's excepts, from the pieces' counts and
 // `holds(condition, stronger)`: 1 or 0, or -1 where it depends on more than
@@ -104,21 +108,6 @@ std::optional<Color> covers_ignoring_except(const Clause& clause, const Position
   bool unknown = false;
   return covers_ignoring_except(
       clause, counts_of(p), [&](Condition k, Color s) { return condition_holds(k, p, s) ? 1 : 0; }, winner, unknown);
-}
-
-// Of a material: -1 for the conditions that look at squares.
-int condition_holds(Condition c, const Counts& n, Color stronger) {
-  switch (c) {
-    case Condition::LoneKingOnMainRoad:
-    case Condition::LoneKingOffMainRoad: {
-      const Color weaker = opposite(stronger);
-      if (n.men[idx(weaker)] != 0 || n.kings[idx(weaker)] != 1) return 0;  // no lone king: false wherever it stands
-      return -1;
-    }
-    case Condition::StrongerHoldsMainRoad: return n.kings[idx(stronger)] == 0 ? 0 : -1;
-    case Condition::BothSidesHaveKings: return n.kings[0] != 0 && n.kings[1] != 0 ? 1 : 0;
-  }
-  return -1;
 }
 
 }  // namespace

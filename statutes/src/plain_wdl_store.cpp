@@ -62,8 +62,7 @@ Expected<std::vector<const PlainWdlStore::Table*>> PlainWdlStore::hold(const Val
     // below are still read, so the error returned is the same for any
     // number of threads.
     std::atomic<std::int64_t> lowest_failed{ranges};
-    std::optional<Error> first_error;
-    std::int64_t failed_at = ranges;
+    std::optional<Error> first_error;  // its error
 #pragma omp parallel
     {
       SlotSource::Range r;
@@ -84,8 +83,7 @@ Expected<std::vector<const PlainWdlStore::Table*>> PlainWdlStore::hold(const Val
         }
         if (why) {
 #pragma omp critical(damka_plain_wdl_store)
-          if (k < failed_at) {
-            failed_at = k;
+          if (k < lowest_failed.load(std::memory_order_relaxed)) {
             first_error = std::move(why);
             lowest_failed.store(k, std::memory_order_relaxed);
           }
