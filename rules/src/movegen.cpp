@@ -7,6 +7,8 @@
 #include "damka/movegen.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cassert>
 
 namespace damka {
@@ -57,66 +59,107 @@ inline Bitboard shift(Bitboard b, Dir d) {
 // square right behind them along d.  A first jump along d needs one.
 inline Bitboard victims_along(Bitboard opp, Bitboard empty, Dir d) { return opp & shift(empty, reverse(d)); }
 
+// What a node of a capture search needs to know about the board: the
+// occupied squares (taken pieces stay there until the end under the Turkish
+// strike) and, per direction, the pieces that can still be taken along it
+// (capturable, with an empty square right behind them).  Found once per
+// taken set, so that a piece's jumps from any square are bit tests.
+struct Victims {
+  Bitboard occ;
+  std::array<Bitboard, kNumDirs> along;
+};
+
+// The square of the first piece along d from s (exclusive), plus one; 0 if
+// there is none.  Branch-free.
+inline unsigned blocker_plus_one(int s, Dir d, Bitboard occ) {
+  const std::uint64_t hits = ray(s, d) & occ;
+  if (is_up(d)) return static_cast<unsigned>(std::countr_zero(hits | (std::uint64_t{1} << 32))) + 1;  // 33: none
+  return 63u - static_cast<unsigned>(std::countl_zero((hits << 1) | 1));                             // 0: none
+}
+
+// A short jump from s along d: the square jumped over and the landing
+// square, as bits (both 0 where the board ends).
+struct ShortJumps {
+  std::array<std::array<Bitboard, kNumDirs>, kNumSquares> over{}, land{};
+  constexpr ShortJumps() {
+    for (int s = 0; s < kNumSquares; ++s)
+      for (Dir d : kAll) {
+        const int v = step(s, d);
+        const int l = v < 0 ? -1 : step(v, d);
+        if (l >= 0) {
+          over[s][d] = bit(v);
+          land[s][d] = bit(l);
+        }
+      }
+  }
+};
+constexpr ShortJumps kShortJumps{};
+
 // The capture search of one piece.
 class CaptureSearch {
  public:
-  CaptureSearch(const Rules& r, const Position& p, MoveList& out)
-      : r_(r), me_(p.side_to_move), opp_(p.pieces(opposite(p.side_to_move))), occ_all_(p.occupied()), out_(out) {}
+  // `root`: the victims of the position itself (nothing taken yet).
+  CaptureSearch(const Rules& r, const Position& p, const Victims& root, MoveList& out)
+      : r_(r),
+        me_(p.side_to_move),
+        flying_(r.king_range == KingRange::Flying),
+        opp_(p.pieces(opposite(p.side_to_move))),
+        occ_all_(p.occupied()),
+        root_(root),
+        out_(out) {}
 
   void run(int from, bool king) {
-    from_ = from;
     started_king_ = king;
     occ0_ = occ_all_ & ~bit(from);  // the start square counts as empty
+    if (r_.removal == Removal::AtEnd)
+      for (Dir d : kAll) behind_[d] = shift(~occ0_, reverse(d));
     cur_.from = static_cast<std::uint8_t>(from);
     cur_.num_steps = 0;
     cur_.victim_order = 0;
-    search(from, king, 0, jump_dirs(from, king, 0));
-  }
-
-  // Whether the piece on `from` (of the side to move) has a capture.
-  bool any(int from, bool king) {
-    from_ = from;
-    occ0_ = occ_all_ & ~bit(from);
-    return can_capture(from, king, 0);
+    // A first jump never lands on or passes the start square, so the
+    // position's own victims (start square occupied) decide it.
+    search(from, king, 0, king && flying_ ? flying_dirs(from, root_) : short_dirs(from, king, 0));
   }
 
  private:
-  Bitboard occupancy(Bitboard taken) const {
-    return r_.removal == Removal::AtEnd ? occ0_ : (occ0_ & ~taken);
+  // The victims once `taken` are taken.
+  Victims victims(Bitboard taken) const {
+    Victims v;
+    const Bitboard capturable = opp_ & ~taken;
+    if (r_.removal == Removal::AtEnd) {
+      v.occ = occ0_;
+      for (Dir d : kAll) v.along[d] = capturable & behind_[d];
+    } else {
+      v.occ = occ0_ & ~taken;
+      for (Dir d : kAll) v.along[d] = capturable & shift(~v.occ, reverse(d));
+    }
+    return v;
   }
   std::span<const Dir> man_dirs() const {
     return r_.men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me_);
   }
 
-  // The piece jumped and the first landing square of a capture from s along
-  // d, or false if there is none.
-  bool jump(int s, Dir d, bool king, Bitboard taken, int& victim, int& land) const {
-    const Bitboard occ = occupancy(taken);
-    const Bitboard capturable = opp_ & ~taken;
-    if (king && r_.king_range == KingRange::Flying) {
-      victim = first_blocker(s, d, occ);
-    } else {
-      victim = step(s, d);
-    }
-    if (victim < 0 || !(capturable & bit(victim))) return false;
-    land = step(victim, d);
-    return land >= 0 && !(occ & bit(land));
-  }
-
-  bool can_capture(int s, bool king, Bitboard taken) const {
-    int v, l;
-    for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs())
-      if (jump(s, d, king, taken, v, l)) return true;
-    return false;
-  }
-
-  // The directions (bit d) in which the piece on s has a jump.
-  unsigned jump_dirs(int s, bool king, Bitboard taken) const {
+  // The directions (bit d) in which a flying king on s has a jump.
+  static unsigned flying_dirs(int s, const Victims& v) {
     unsigned dirs = 0;
-    int v, l;
-    for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs())
-      if (jump(s, d, king, taken, v, l)) dirs |= 1u << d;
+    for (Dir d : kAll)
+      dirs |= static_cast<unsigned>(((std::uint64_t{v.along[d]} << 1) >> blocker_plus_one(s, d, v.occ)) & 1) << d;
     return dirs;
+  }
+  // The directions in which a man or a short king on s has a jump.
+  unsigned short_dirs(int s, bool king, Bitboard taken) const {
+    const Bitboard occ = r_.removal == Removal::AtEnd ? occ0_ : (occ0_ & ~taken);
+    const Bitboard capturable = opp_ & ~taken;
+    unsigned dirs = 0;
+    for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs())
+      dirs |= static_cast<unsigned>(((kShortJumps.over[s][d] & capturable) != 0) &
+                                    ((kShortJumps.land[s][d] & ~occ) != 0))
+              << d;
+    return dirs;
+  }
+  // The directions (bit d) in which the piece on s has a jump once `taken` are taken.
+  unsigned jump_dirs(int s, bool king, Bitboard taken) const {
+    return king && flying_ ? flying_dirs(s, victims(taken)) : short_dirs(s, king, taken);
   }
 
   // Field by field into the list: copying cur_ whole would read it with
@@ -151,11 +194,13 @@ class CaptureSearch {
       if (taken) record(s, king, taken);
       return;
     }
+    const Bitboard occ = r_.removal == Removal::AtEnd ? occ0_ : (occ0_ & ~taken);
     for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs()) {
-      int victim, land;
       if (!(dirs & (1u << d))) continue;
-      [[maybe_unused]] const bool jumps = jump(s, d, king, taken, victim, land);
-      assert(jumps);
+      const int victim = king && flying_ ? first_blocker(s, d, occ) : step(s, d);
+      assert(victim >= 0 && (opp_ & ~taken & bit(victim)));
+      const int land = step(victim, d);
+      assert(land >= 0 && !(occ & bit(land)));
       const Bitboard next = taken | bit(victim);
       if (!king) {
         push(land, victim);
@@ -168,25 +213,25 @@ class CaptureSearch {
             case CapturePromotion::PromoteAndStop: record(land, true, next); break;
           }
         } else {
-          search(land, false, next, jump_dirs(land, false, next));
+          search(land, false, next, short_dirs(land, false, next));
         }
         pop();
-      } else if (r_.king_range == KingRange::Short || r_.king_landing == KingLanding::RightBehind) {
+      } else if (!flying_ || r_.king_landing == KingLanding::RightBehind) {
         push(land, victim);
         search(land, true, next, jump_dirs(land, true, next));
         pop();
       } else {
+        const Victims v = victims(next);
         // Flying king, any empty square beyond the victim.  Each landing's
         // jumps are found once: whether it continues, and where.
-        const Bitboard occ = occupancy(next);
         int lands[8];
         unsigned further[8];
         int n = 0;
-        bool some_continue = false;
-        for (int l = land; l >= 0 && !(occ & bit(l)); l = step(l, d)) {
+        unsigned some_continue = 0;
+        for (int l = land; l >= 0 && !(v.occ & bit(l)); l = step(l, d)) {
           lands[n] = l;
-          further[n] = jump_dirs(l, true, next);
-          some_continue |= further[n] != 0;
+          further[n] = flying_dirs(l, v);
+          some_continue |= further[n];
           ++n;
         }
         for (int i = 0; i < n; ++i) {
@@ -201,8 +246,10 @@ class CaptureSearch {
 
   const Rules& r_;
   Color me_;
+  bool flying_;
   Bitboard opp_, occ_all_, occ0_ = 0;
-  int from_ = 0;
+  std::array<Bitboard, kNumDirs> behind_{};  // Removal::AtEnd: empty squares (start included) one step back along d
+  const Victims& root_;
   bool started_king_ = false;
   Move cur_;
   MoveList& out_;
@@ -215,19 +262,21 @@ int capture_value(const Position& p, const Move& m) {
 
 void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
   const Color me = p.side_to_move;
-  CaptureSearch cs(r, p, out);
-  // Only men with a first jump (an opponent next to them, an empty square
-  // behind it) start a search.
   const Bitboard opp = p.pieces(opposite(me));
   const Bitboard empty = p.empty();
+  Victims root;
+  root.occ = p.occupied();
+  for (Dir d : kAll) root.along[d] = victims_along(opp, empty, d);
+  CaptureSearch cs(r, p, root, out);
+  // Only men with a first jump (an opponent next to them, an empty square
+  // behind it) start a search.
   Bitboard capturers = 0;
   for (Dir d : r.men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me))
     capturers |= shift(shift(empty, reverse(d)) & opp, reverse(d));
   for (Bitboard b = p.men[idx(me)] & capturers; b; b &= b - 1) cs.run(lsb(b), false);
   // Only kings with something to take along one of their rays start one.
   if (const Bitboard kings = p.kings[idx(me)]) {
-    Bitboard victims[4];
-    for (Dir d : kAll) victims[d] = victims_along(opp, empty, d);
+    const auto& victims = root.along;
     for (Bitboard b = kings; b; b &= b - 1) {
       const int s = lsb(b);
       if ((ray(s, UpLeft) & victims[UpLeft]) | (ray(s, UpRight) & victims[UpRight]) |
