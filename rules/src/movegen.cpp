@@ -266,13 +266,15 @@ void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMod
   const Bitboard empty = p.empty();
   Victims root;
   root.occ = p.occupied();
-  for (Dir d : kAll) root.along[d] = victims_along(opp, empty, d);
+  // Each direction spelt out: shift() of a direction known at compile time has no branch.
+  root.along = {victims_along(opp, empty, UpLeft), victims_along(opp, empty, UpRight),
+                victims_along(opp, empty, DownLeft), victims_along(opp, empty, DownRight)};
   CaptureSearch cs(r, p, root, out);
-  // Only men with a first jump (an opponent next to them, an empty square
-  // behind it) start a search.
-  Bitboard capturers = 0;
-  for (Dir d : r.men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me))
-    capturers |= shift(shift(empty, reverse(d)) & opp, reverse(d));
+  // Only men with a first jump (a victim along d on the next square along
+  // d) start a search.
+  const Bitboard up = shift(root.along[UpLeft], DownRight) | shift(root.along[UpRight], DownLeft);
+  const Bitboard down = shift(root.along[DownLeft], UpRight) | shift(root.along[DownRight], UpLeft);
+  const Bitboard capturers = r.men_capture_backward ? (up | down) : (me == Color::White ? up : down);
   for (Bitboard b = p.men[idx(me)] & capturers; b; b &= b - 1) cs.run(lsb(b), false);
   // Only kings with something to take along one of their rays start one.
   if (const Bitboard kings = p.kings[idx(me)]) {
