@@ -111,8 +111,7 @@ class CaptureSearch {
   void run(int from, bool king) {
     started_king_ = king;
     occ0_ = occ_all_ & ~bit(from);  // the start square counts as empty
-    if (r_.removal == Removal::AtEnd)
-      for (Dir d : kAll) behind_[d] = shift(~occ0_, reverse(d));
+    behind_ready_ = false;
     cur_.from = static_cast<std::uint8_t>(from);
     cur_.num_steps = 0;
     cur_.victim_order = 0;
@@ -123,10 +122,14 @@ class CaptureSearch {
 
  private:
   // The victims once `taken` are taken.
-  Victims victims(Bitboard taken) const {
+  Victims victims(Bitboard taken) {
     Victims v;
     const Bitboard capturable = opp_ & ~taken;
     if (r_.removal == Removal::AtEnd) {
+      if (!behind_ready_) {  // on the first need: most men's captures never ask
+        behind_ = {shift(~occ0_, DownRight), shift(~occ0_, DownLeft), shift(~occ0_, UpRight), shift(~occ0_, UpLeft)};
+        behind_ready_ = true;
+      }
       v.occ = occ0_;
       for (Dir d : kAll) v.along[d] = capturable & behind_[d];
     } else {
@@ -158,7 +161,7 @@ class CaptureSearch {
     return dirs;
   }
   // The directions (bit d) in which the piece on s has a jump once `taken` are taken.
-  unsigned jump_dirs(int s, bool king, Bitboard taken) const {
+  unsigned jump_dirs(int s, bool king, Bitboard taken) {
     return king && flying_ ? flying_dirs(s, victims(taken)) : short_dirs(s, king, taken);
   }
 
@@ -249,6 +252,7 @@ class CaptureSearch {
   bool flying_;
   Bitboard opp_, occ_all_, occ0_ = 0;
   std::array<Bitboard, kNumDirs> behind_{};  // Removal::AtEnd: empty squares (start included) one step back along d
+  bool behind_ready_ = false;
   const Victims& root_;
   bool started_king_ = false;
   Move cur_;
