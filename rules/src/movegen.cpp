@@ -121,6 +121,11 @@ class CaptureSearch {
   }
 
  private:
+  // The occupied squares once `taken` are taken (still there until the end
+  // under the Turkish strike).
+  Bitboard occupancy(Bitboard taken) const {
+    return r_.removal == Removal::AtEnd ? occ0_ : (occ0_ & ~taken);
+  }
   // The victims once `taken` are taken.
   Victims victims(Bitboard taken) {
     Victims v;
@@ -133,7 +138,7 @@ class CaptureSearch {
       v.occ = occ0_;
       for (Dir d : kAll) v.along[d] = capturable & behind_[d];
     } else {
-      v.occ = occ0_ & ~taken;
+      v.occ = occupancy(taken);
       for (Dir d : kAll) v.along[d] = capturable & shift(~v.occ, reverse(d));
     }
     return v;
@@ -151,7 +156,7 @@ class CaptureSearch {
   }
   // The directions in which a man or a short king on s has a jump.
   unsigned short_dirs(int s, bool king, Bitboard taken) const {
-    const Bitboard occ = r_.removal == Removal::AtEnd ? occ0_ : (occ0_ & ~taken);
+    const Bitboard occ = occupancy(taken);
     const Bitboard capturable = opp_ & ~taken;
     unsigned dirs = 0;
     for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs())
@@ -197,7 +202,7 @@ class CaptureSearch {
       if (taken) record(s, king, taken);
       return;
     }
-    const Bitboard occ = r_.removal == Removal::AtEnd ? occ0_ : (occ0_ & ~taken);
+    const Bitboard occ = occupancy(taken);
     for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs()) {
       if (!(dirs & (1u << d))) continue;
       const int victim = king && flying_ ? first_blocker(s, d, occ) : step(s, d);
