@@ -97,16 +97,29 @@ std::uint64_t UnitSolver::local_of(const Unit& u, Position p) const {
   return (part ? L_.K : 0) + L_.index.rank_kings(p.kings[0], p.kings[1], p.men[0] | p.men[1]);
 }
 
-std::uint64_t UnitSolver::next_local(Position q, ManExits* memo) const {
-  if (L_.sym && q.side_to_move == Color::Black) q = q.flipped();
-  const int side = q.side_to_move == Color::White ? 0 : 1;
-  const std::uint64_t kings = L_.index.rank_kings(q.kings[0], q.kings[1], q.men[0] | q.men[1]);
-  auto men_offset = [&] { return L_.level_offset(side, L_.index.rank_men(q.men[0], q.men[1])); };
-  if (memo == nullptr) return men_offset() + kings;
-  for (const ManExits::Entry& e : memo->entries)
-    if (e.wm == q.men[0] && e.bm == q.men[1] && e.side == side) return e.offset + kings;
-  memo->entries.push_back(ManExits::Entry{q.men[0], q.men[1], side, men_offset()});
-  return memo->entries.back().offset + kings;
+void UnitSolver::man_steps(const Unit& u, ManSteps& out, MoveList& moves) const {
+  for (int part = 0; part < u.parts; ++part) {
+    Position p;  // the part's men, no kings: a man step needs only its target free
+    p.men[0] = u.wm[part];
+    p.men[1] = u.bm[part];
+    p.side_to_move = u.side[part];
+    out.flip[part] = L_.sym && opposite(p.side_to_move) == Color::Black;
+    std::vector<ManSteps::Step>& steps = out.steps[part];
+    steps.clear();
+    generate_quiet_man_moves(p, moves);
+    for (const Move& mv : moves) {
+      ManSteps::Step st;
+      st.to = bit(mv.to);
+      st.move = mv;
+      if (!mv.promotes) {
+        Position q = apply(p, mv);
+        if (out.flip[part]) q = q.flipped();
+        st.men_after = q.men[0] | q.men[1];
+        st.offset = L_.level_offset(q.side_to_move == Color::White ? 0 : 1, L_.index.rank_men(q.men[0], q.men[1]));
+      }
+      steps.push_back(st);
+    }
+  }
 }
 
 UnitSolver::Exits::Exits(int passes) {
@@ -118,26 +131,26 @@ UnitSolver::Exits::Exits(int passes) {
 
 // Moves that leave the unit: their values come from the level above or from
 // finished tables.
-void UnitSolver::add_exit(const Position& p, const Move& mv, Exits& ex, ManExits* memo, SuccessorReader& rd,
-                          const LevelArrays* next) const {
-  const int np = passes_.size();
-  const Position q = apply(p, mv);
-  std::uint8_t kind = (mv.is_capture() ? kExitCapture : 0) | (mv.promotes ? kExitPromotion : 0);
+void UnitSolver::add_exit(const Position& p, const Move& mv, Exits& ex, SuccessorReader& rd) const {
+  assert(mv.is_capture() || mv.promotes);
+  const std::uint8_t kind = (mv.is_capture() ? kExitCapture : 0) | (mv.promotes ? kExitPromotion : 0);
+  const std::uint16_t code[kMaxPasses] = {rd.code(apply(p, mv)), 0, 0};  // secondaries restart here: only the WDL counts
+  note_exit(code, kind, ex);
+}
+
+void UnitSolver::add_man_exit(std::uint64_t at, Exits& ex, const LevelArrays& next) const {
   std::uint16_t code[kMaxPasses] = {0, 0, 0};
-  if (kind == 0) {
-    kind = kExitManMove;
-    assert(next != nullptr);
-    const std::uint64_t at = next_local(q, memo);
-    for (int i = 0; i < np; ++i) code[i] = passes_.specs[i].exit_code(kExitManMove, next->codes[i][at]);
-  } else {
-    code[0] = rd.code(q);  // secondaries restart here: only the WDL counts
-  }
+  for (int i = 0; i < passes_.size(); ++i) code[i] = passes_.specs[i].exit_code(kExitManMove, next.codes[i][at]);
+  note_exit(code, kExitManMove, ex);
+}
+
+void UnitSolver::note_exit(const std::uint16_t* code, std::uint8_t kind, Exits& ex) const {
   const Wdl w = Value::decode(code[0]).wdl;
   if (w == Wdl::Draw) {
     ex.flags |= kDrawExit;
     return;
   }
-  for (int i = 0; i < np; ++i) {
+  for (int i = 0; i < passes_.size(); ++i) {
     const auto c =
         static_cast<std::uint16_t>((passes_.specs[i].restarts & kind) ? 1 : Value::decode(code[i]).plies + 1);
     if (w == Wdl::Loss)
@@ -149,20 +162,33 @@ void UnitSolver::add_exit(const Position& p, const Move& mv, Exits& ex, ManExits
 
 template <bool Edges>
 void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s,
-                        BigVector<std::uint32_t>& fwd, ManExits* memo, SuccessorReader& rd,
-                        const LevelArrays* next, MoveList& moves) const {
+                        BigVector<std::uint32_t>& fwd, SuccessorReader& rd, const LevelArrays* next,
+                        MoveList& moves) const {
   const int part = l >= L_.K ? 1 : 0;
   const int np = passes_.size();
   std::uint8_t in = 0;
   Exits ex(np);
-  auto exit = [&](const Move& mv) { add_exit(p, mv, ex, memo, rd, next); };
   std::uint8_t& flags = ex.flags;
+  bool man_moves = false;
   if (generate_capture_moves_if_any(r_, p, moves)) {
     flags |= kCaptureFlag;
-    for (const Move& mv : moves) exit(mv);
+    for (const Move& mv : moves) add_exit(p, mv, ex, rd);
   } else {
-    generate_quiet_man_moves(p, moves);
-    for (const Move& mv : moves) exit(mv);
+    // Quiet man moves leave the unit (s.man_steps: ranked without building
+    // the position, but for promotions).
+    const Bitboard kings = p.kings[0] | p.kings[1];
+    const bool flip = s.man_steps.flip[part];
+    const Bitboard k0 = flip ? rotate180(p.kings[1]) : p.kings[0], k1 = flip ? rotate180(p.kings[0]) : p.kings[1];
+    for (const ManSteps::Step& st : s.man_steps.steps[part]) {
+      if (st.to & kings) continue;
+      man_moves = true;
+      if (st.move.promotes) {
+        add_exit(p, st.move, ex, rd);
+      } else {
+        assert(next != nullptr);
+        add_man_exit(st.offset + L_.index.rank_kings(k0, k1, st.men_after), ex, *next);
+      }
+    }
     // Quiet king moves stay in the unit (the other part, or this one when
     // the unit has one): ranked here without building the position.
     const int mover = idx(p.side_to_move);
@@ -187,7 +213,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
         }
       }
     }
-    if (moves.empty() && in == 0) flags |= kNoMoves;
+    if (!man_moves && in == 0) flags |= kNoMoves;
   }
   s.in[l] = in;
   s.flags[l] = flags;
@@ -201,7 +227,6 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
 template <bool Edges>
 void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                             MoveList& moves) const {
-  s.man_exits.entries.clear();
   for (int part = 0; part < u.parts; ++part) {
     Position p;
     p.men[0] = u.wm[part];
@@ -213,7 +238,7 @@ void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, cons
       if (k > 0) walk.next();
       p.kings[0] = walk.white();
       p.kings[1] = walk.black();
-      gather<Edges>(u, first + k, p, s, s.fwd, &s.man_exits, rd, next, moves);
+      gather<Edges>(u, first + k, p, s, s.fwd, rd, next, moves);
     }
     // The walk ends where the index does (one unrank per part).
     assert(p == position(u, first + L_.K - 1));
@@ -449,6 +474,7 @@ void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, co
   const std::uint64_t n = u.parts * L_.K;
   if (before_unit_) before_unit_();
   s.resize(n, passes_.size());
+  man_steps(u, s.man_steps, moves);
   if (!edges) {
     gather_all<false>(u, s, rd, next, moves);
     record_stored(u, s, cur);
@@ -469,6 +495,10 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
                                 std::string& error) const {
   const std::uint64_t n = u.parts * L_.K;
   s.resize(n, passes_.size());
+  {
+    MoveList moves;
+    man_steps(u, s.man_steps, moves);
+  }
   // With edges: positions in chunks of consecutive positions, each chunk's
   // edges in a vector of its own (so the team needs no shared list), and
   // fwd_off relative to the chunk; build_predecessors reads them in place.
@@ -494,7 +524,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
           BigVector<std::uint32_t>& fwd = s.fwd_chunks[static_cast<std::size_t>(c)];
           const std::uint64_t first = static_cast<std::uint64_t>(c) * chunk, last = std::min(n, first + chunk);
           fwd.reserve((last - first) * planned_edges_per_position(L_.m));
-          for (std::uint64_t at = first; at < last; ++at) gather<true>(u, at, position(u, at), s, fwd, nullptr, rd, next, moves);
+          for (std::uint64_t at = first; at < last; ++at) gather<true>(u, at, position(u, at), s, fwd, rd, next, moves);
         });
       }
     } else {
@@ -503,7 +533,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::uniq
         guarded(failed, error, [&] {
           if (before_unit_) before_unit_();
           const auto at = static_cast<std::uint64_t>(l);
-          gather<false>(u, at, position(u, at), s, s.fwd, nullptr, rd, next, moves);
+          gather<false>(u, at, position(u, at), s, s.fwd, rd, next, moves);
         });
       }
     }

@@ -72,16 +72,21 @@ struct LevelArrays {
 
 class UnitSolver {
  public:
-  // Where each man move of a unit leads in the level above, per unit: the
-  // men after a man move do not depend on the kings, so the configuration's
-  // rank and offset are found once per unit instead of once per position.
-  struct ManExits {
-    struct Entry {
-      Bitboard wm, bm;
-      int side;
-      std::uint64_t offset;
+  // A unit's quiet man moves, per part.  The men do not change with the
+  // kings, so each man step, and where it leads in the level above (the
+  // men's offset there), is found once per unit (man_steps); a position
+  // makes the steps whose target square holds no king.
+  struct ManSteps {
+    struct Step {
+      Bitboard to = 0;            // the target square
+      Bitboard men_after = 0;     // the men after it, as the level above ranks them
+      std::uint64_t offset = 0;   // where those men's K values start in the level above
+      Move move;                  // the move (a promotion's value is read from the tables)
     };
-    std::vector<Entry> entries;
+    std::vector<Step> steps[2];
+    // The level above stores the position colour-reversed (a symmetric
+    // material with Black to move after the step): its kings are ranked so.
+    bool flip[2] = {false, false};
   };
   // Per-unit working memory (reused from unit to unit by one thread).
   struct Scratch {
@@ -96,7 +101,7 @@ class UnitSolver {
     // holds positions [c * chunk, (c + 1) * chunk)); fwd_off then holds
     // offsets into each position's own chunk.
     std::vector<BigVector<std::uint32_t>> fwd_chunks;
-    ManExits man_exits;  // of the unit a thread solves alone
+    ManSteps man_steps;  // of the unit being solved (a team shares it)
     void resize(std::uint64_t n, int passes);
   };
   // Bytes of a Scratch for a unit; edges_per_position = 0 when no move graph
@@ -146,9 +151,8 @@ class UnitSolver {
  private:
   Position position(const Unit& u, std::uint64_t l) const;
   std::uint64_t local_of(const Unit& u, Position p) const;
-  // Index in the level above of q (after a man move); memo: the unit's
-  // ManExits (null: none, e.g. a team sharing the Scratch).
-  std::uint64_t next_local(Position q, ManExits* memo) const;
+  // s.man_steps of u (moves: scratch).
+  void man_steps(const Unit& u, ManSteps& out, MoveList& moves) const;
   // A position's best exits so far, per pass (gather): the fewest plies to
   // win (kUnset: none), the most to lose, and kDrawExit in flags.
   struct Exits {
@@ -156,14 +160,19 @@ class UnitSolver {
     std::uint16_t win[kMaxPasses], loss[kMaxPasses];
     explicit Exits(int passes);
   };
-  // Adds exit mv of p (a capture, promotion or man move) to ex.
-  void add_exit(const Position& p, const Move& mv, Exits& ex, ManExits* memo, SuccessorReader& rd,
-                const LevelArrays* next) const;
+  // Adds exit mv of p (a capture or a promotion: its value is read from the
+  // tables through rd) to ex.
+  void add_exit(const Position& p, const Move& mv, Exits& ex, SuccessorReader& rd) const;
+  // Adds a quiet man move's exit to ex: its value is at `at` in the level
+  // above.
+  void add_man_exit(std::uint64_t at, Exits& ex, const LevelArrays& next) const;
+  // Adds an exit of `kind` (ExitKind bits) whose value is code[i] per pass.
+  void note_exit(const std::uint16_t* code, std::uint8_t kind, Exits& ex) const;
   // p: position(u, l).
   // Edges go to `fwd` (s.fwd, or a team's chunk), fwd_off[l + 1] = fwd.size().
   template <bool Edges>
   void gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, BigVector<std::uint32_t>& fwd,
-              ManExits* memo, SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
+              SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
   // gather() of every position of u in order, walking the king placements.
   template <bool Edges>
   void gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
