@@ -114,6 +114,42 @@ class MpiCluster : public Cluster {
       wait_quietly(req);
     }
   }
+  std::vector<std::uint64_t> exchange(const std::vector<std::vector<std::uint64_t>>& out) override {
+    // Rounds of at most kMaxCount entries per destination (int counts),
+    // until no rank has any left.
+    const auto n = static_cast<std::size_t>(size_);
+    std::vector<std::uint64_t> in;
+    std::vector<std::size_t> sent(n, 0);
+    for (;;) {
+      std::vector<int> send_counts(n, 0), recv_counts(n, 0), send_at(n, 0), recv_at(n, 0);
+      std::vector<std::uint64_t> send;
+      bool more = false;
+      for (std::size_t r = 0; r < n; ++r) {
+        if (static_cast<int>(r) == rank_ || r >= out.size()) continue;
+        const std::size_t k = std::min(kMaxCount / n, out[r].size() - sent[r]);
+        send_at[r] = static_cast<int>(send.size());
+        send_counts[r] = static_cast<int>(k);
+        send.insert(send.end(), out[r].begin() + static_cast<std::ptrdiff_t>(sent[r]),
+                    out[r].begin() + static_cast<std::ptrdiff_t>(sent[r] + k));
+        sent[r] += k;
+        more = more || sent[r] < out[r].size();
+      }
+      MPI_Request req;
+      MPI_Ialltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_, &req);
+      wait_quietly(req);
+      std::size_t total = 0;
+      for (std::size_t r = 0; r < n; ++r) {
+        recv_at[r] = static_cast<int>(total);
+        total += static_cast<std::size_t>(recv_counts[r]);
+      }
+      std::vector<std::uint64_t> got(total);
+      MPI_Ialltoallv(send.data(), send_counts.data(), send_at.data(), MPI_UINT64_T, got.data(), recv_counts.data(),
+                     recv_at.data(), MPI_UINT64_T, comm_, &req);
+      wait_quietly(req);
+      in.insert(in.end(), got.begin(), got.end());
+      if (count(more) == 0) return in;
+    }
+  }
   void notify_all(int value) override {
     // Forget the sends that completed; keep the buffers of the others.
     while (!sent_.empty()) {

@@ -427,9 +427,13 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       }
       if (opt.mark_derived) cur.derived.assign((L.level_slots(p) + 15) / 16, 0xFFFF);
       const LevelArrays* above = next.p == p + 1 ? &next : nullptr;
-      const std::vector<Unit> units = opt.split ? split_units(units_of_level(L, p), *opt.split) : units_of_level(L, p);
+      // A kings-only material split among processes is swept by all of them.
+      const bool shared_sweep = opt.split && L.m.wm == 0 && L.m.bm == 0;
       const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget,
-                                      team_graph_room(plan, opt.memory_budget), opt.kings_only);
+                                      team_graph_room(plan, opt.memory_budget),
+                                      shared_sweep ? KingsOnly::Sweep : opt.kings_only);
+      const std::vector<Unit> units =
+          opt.split && !shared_sweep ? split_units(units_of_level(L, p), *opt.split) : units_of_level(L, p);
       PhaseClock level_clock(stats.profile,
                              lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial ? Phase::Units : Phase::Team);
       if (lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial) {
@@ -473,7 +477,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
             if (opt.progress) opt.progress(first + static_cast<std::uint64_t>(share * static_cast<double>(size)), slots);
           };
           try {
-            solver.solve_sweep(u, sweep, readers, cur, threads, error, report);
+            solver.solve_sweep(u, sweep, readers, cur, threads, error, report, opt.split);
           } catch (const std::bad_alloc&) {
             error = kWorkerOutOfMemory;
           }

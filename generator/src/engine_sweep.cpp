@@ -52,7 +52,7 @@ void mark(BigVector<std::uint64_t>& marks, std::uint64_t l, std::uint32_t d) {
 
 void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
                              LevelArrays& cur, int threads, std::string& error,
-                             const std::function<void(double)>& progress) const {
+                             const std::function<void(double)>& progress, LevelSplit* split) const {
   assert(L_.m.wm == 0 && L_.m.bm == 0);
   assert(u.offset[0] == 0 && (u.parts == 1 || u.offset[1] == L_.K));
   const std::uint64_t n = u.parts * L_.K;
@@ -67,6 +67,11 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
     return std::pair{first, std::min(n, first + kSweepChunk)};
   };
   const auto nc = static_cast<std::int64_t>(chunks);
+  // With a split, chunk c is process c % parts's: it alone decides the
+  // chunk's positions; the others' entries stay kUnset here (merged later).
+  const int parts = split ? split->parts() : 1, part = split ? split->part() : 0;
+  auto owner = [&](std::uint64_t l) { return static_cast<int>(l / kSweepChunk % static_cast<std::uint64_t>(parts)); };
+  auto mine = [&](std::int64_t c) { return parts == 1 || c % parts == part; };
   // f(l, p) for the positions of chunk c in order: a king walk, with an
   // unrank where the chunk starts and where the second part does.
   auto for_chunk = [&](std::int64_t c, auto&& f) {
@@ -87,6 +92,12 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
     }
   };
 
+  // A split's entries for other processes (position * 2 + 1 when it moves
+  // into a won position, * 2 when into a lost one), by process, and what
+  // they sent here.
+  std::vector<std::vector<std::uint64_t>> outs(static_cast<std::size_t>(parts));
+  std::vector<std::uint64_t> incoming;
+
   // Forward: capture positions take their exits' values in every pass; the
   // others are kUnset.  The derived bitmap's words lie inside one chunk.
   static_assert(kSweepChunk % 16 == 0);
@@ -97,6 +108,7 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
     SuccessorReader& rd = *readers[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t c = 0; c < nc; ++c) {
+      if (!mine(c)) continue;
       guarded(failed, error, [&] {
         if (before_unit_) before_unit_();
         for_chunk(c, [&](std::uint64_t l, const Position& p) {
@@ -117,6 +129,10 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
       });
     }
   }
+  if (split) {  // every process stops when one failed
+    if (Status st = split->exchange(outs, incoming, failed.load()); !st.ok() && error.empty()) error = st.message();
+    if (!error.empty()) return;
+  }
   if (failed) return;
   if (progress) progress(0.5);
 
@@ -133,6 +149,11 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
     for (std::int64_t c = 0; c < nc; ++c) {
       std::uint64_t m = 0;
       std::uint32_t latest = 0;
+      if (!mine(c)) {
+        s.marks[static_cast<std::uint64_t>(c)] = 0;
+        s.latest[static_cast<std::uint64_t>(c)] = 0;
+        continue;
+      }
       for_chunk(c, [&](std::uint64_t l, const Position& p) {
         if (code[l] != kUnset) {  // a capture position
           if (const std::uint32_t d = distance_of(code[l]); d != kNone) {
@@ -179,39 +200,82 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
           mark(s.marks, lp, d + 1);
         }
       };
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-      for (std::int64_t c = 0; c < nc; ++c) {
-        std::atomic_ref<std::uint64_t> m(s.marks[static_cast<std::uint64_t>(c)]);
-        if (!(m.load(std::memory_order_relaxed) & bit)) continue;
-        // Keep the bit while a capture position of the chunk may be
-        // decided at d + 64k (k > 0): a spare sweep finds nothing.
-        if (s.latest[static_cast<std::uint64_t>(c)] < d + 64) m.fetch_and(~bit, std::memory_order_relaxed);
-        const auto [first, last] = chunk_range(c);
-        std::array<std::uint64_t, 32> batch;
-        const auto at_d = static_cast<std::uint16_t>(2 * d + 1);  // won in d; lost in d is the next code
-        for (std::uint64_t l = first; l < last; ++l) {
-          const std::uint16_t v = load(code[l]);
-          if (static_cast<std::uint16_t>(v - at_d) >= 2) continue;
-          // The predecessors' entries are scattered over the table: their
-          // cache lines are fetched a batch ahead (as solve_parallel does).
-          const bool win = v & 1;
-          std::size_t held = 0;
-          for_each_king_unmove(r_, position(u, l), [&](const Position& pp) {
-            if (held == batch.size()) {
-              for (const std::uint64_t lp : batch) visit(lp, win);
-              held = 0;
+      // The chunks holding a position decided at d, swept in rounds (one
+      // with no split); a split sends each round's moves into other
+      // processes' chunks to them, and applies what they sent.
+      std::vector<std::int64_t> due;
+      for (std::int64_t c = 0; c < nc; ++c)
+        if (s.marks[static_cast<std::uint64_t>(c)] & bit) due.push_back(c);
+      const std::size_t round = split ? std::max<std::size_t>(64, 16 * static_cast<std::size_t>(threads)) : due.size();
+      std::vector<std::vector<std::vector<std::uint64_t>>> sent(static_cast<std::size_t>(threads));
+      for (std::size_t from = 0;;) {
+        const std::size_t to = std::min(due.size(), from + round);
+#pragma omp parallel num_threads(threads)
+        {
+          auto& out = sent[static_cast<std::size_t>(omp_get_thread_num())];
+          out.resize(static_cast<std::size_t>(parts));
+#pragma omp for schedule(dynamic, 1)
+          for (std::int64_t i = static_cast<std::int64_t>(from); i < static_cast<std::int64_t>(to); ++i) guarded(failed, error, [&] {
+            const std::int64_t c = due[static_cast<std::size_t>(i)];
+            std::atomic_ref<std::uint64_t> m(s.marks[static_cast<std::uint64_t>(c)]);
+            // Keep the bit while a capture position of the chunk may be
+            // decided at d + 64k (k > 0): a spare sweep finds nothing.
+            if (s.latest[static_cast<std::uint64_t>(c)] < d + 64) m.fetch_and(~bit, std::memory_order_relaxed);
+            const auto [first, last] = chunk_range(c);
+            std::array<std::uint64_t, 32> batch;
+            const auto at_d = static_cast<std::uint16_t>(2 * d + 1);  // won in d; lost in d is the next code
+            for (std::uint64_t l = first; l < last; ++l) {
+              const std::uint16_t v = load(code[l]);
+              if (static_cast<std::uint16_t>(v - at_d) >= 2) continue;
+              // The predecessors' entries are scattered over the table: their
+              // cache lines are fetched a batch ahead (as solve_parallel does).
+              const bool win = v & 1;
+              std::size_t held = 0;
+              for_each_king_unmove(r_, position(u, l), [&](const Position& pp) {
+                if (held == batch.size()) {
+                  for (const std::uint64_t lp : batch) visit(lp, win);
+                  held = 0;
+                }
+                const std::uint64_t lp = local_of(u, pp);
+                if (parts > 1 && owner(lp) != part) {
+                  out[static_cast<std::size_t>(owner(lp))].push_back(lp * 2 + (win ? 1 : 0));
+                  return;
+                }
+                __builtin_prefetch(&code[lp]);
+                if (win) __builtin_prefetch(&s.pending[lp]);
+                if (sec) __builtin_prefetch(&prim[lp]);
+                batch[held++] = lp;
+              });
+              for (std::size_t i = 0; i < held; ++i) visit(batch[i], win);
             }
-            const std::uint64_t lp = local_of(u, pp);
-            __builtin_prefetch(&code[lp]);
-            if (win) __builtin_prefetch(&s.pending[lp]);
-            if (sec) __builtin_prefetch(&prim[lp]);
-            batch[held++] = lp;
           });
-          for (std::size_t i = 0; i < held; ++i) visit(batch[i], win);
         }
+        from = to;
+        if (!split) {
+          if (failed) return;
+          break;
+        }
+        for (int k = 0; k < parts; ++k) {
+          auto& o = outs[static_cast<std::size_t>(k)];
+          o.clear();
+          for (auto& t : sent)
+            if (!t.empty()) {
+              o.insert(o.end(), t[static_cast<std::size_t>(k)].begin(), t[static_cast<std::size_t>(k)].end());
+              t[static_cast<std::size_t>(k)].clear();
+            }
+        }
+        if (Status st = split->exchange(outs, incoming, failed.load()); !st.ok() && error.empty()) error = st.message();
+        if (!error.empty()) return;
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(incoming.size()); ++i) {
+          const std::uint64_t e = incoming[static_cast<std::size_t>(i)];
+          visit(e >> 1, e & 1);
+        }
+        if (split->count(from < due.size()) == 0) break;
       }
       bool more = false;
       for (std::uint64_t c = 0; c < chunks && !more; ++c) more = s.marks[c] != 0;
+      if (split) more = split->count(more) > 0;
       if (!more) break;
     }
 
@@ -219,7 +283,8 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
     // position its primary did).
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : unresolved)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i)
-      unresolved = finish_code(code[i], sec, spec.has_distance) || unresolved;
+      if (mine(i / static_cast<std::int64_t>(kSweepChunk)))
+        unresolved = finish_code(code[i], sec, spec.has_distance) || unresolved;
     if (progress) progress(0.5 + 0.5 * (pass + 1) / np);
   }
   if (unresolved) inconsistent_ = true;

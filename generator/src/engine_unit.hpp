@@ -143,8 +143,14 @@ class UnitSolver {
   // keeps some 30.  Chunks are the threads'
   // work units; the values do not depend on the threads.  `progress`
   // (called on the calling thread, may be empty) gets the share done, 0..1.
+  // With a split (several processes, each calling this with the same unit;
+  // cur's entries start kUnset), each decides the chunks c with
+  // c % parts == part and sends the moves into the others' chunks to them
+  // (LevelSplit::exchange, once per round of chunks swept): the others'
+  // entries stay kUnset for the level's merge.
   void solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
-                   LevelArrays& cur, int threads, std::string& error, const std::function<void(double)>& progress) const;
+                   LevelArrays& cur, int threads, std::string& error, const std::function<void(double)>& progress,
+                   LevelSplit* split = nullptr) const;
   // A secondary pass left a won or lost position unresolved (tables disagree).
   bool inconsistent() const { return inconsistent_.load(); }
 

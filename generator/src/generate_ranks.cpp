@@ -47,6 +47,12 @@ class ClusterSplit : public LevelSplit {
     c_.and_reduce(codes);
     return {};
   }
+  Status exchange(std::vector<std::vector<std::uint64_t>>& out, std::vector<std::uint64_t>& in, bool failed) override {
+    if (Status s = agree(failed); !s.ok() || failed) return s;
+    in = c_.exchange(out);
+    return {};
+  }
+  int count(bool flag) override { return c_.count(flag); }
 
  private:
   Cluster& c_;

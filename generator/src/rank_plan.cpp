@@ -39,7 +39,7 @@ RankPlan plan_ranks(const std::vector<Material>& order, const std::vector<bool>&
     // Every rank.
     const double all_start = std::max(ready, *std::max_element(free_at.begin(), free_at.end()));
     const double all_end = all_start + cost / ranks + kExchangeCostPerSlot * cost + kSplitFixedCost;
-    const bool splittable = ranks > 1 && m.men() > 0;
+    const bool splittable = ranks > 1;  // kings-only materials too: a shared sweep
     const bool split = splittable && (split_above ? table_slots(m) >= *split_above : all_end < one_end);
     RankJob job;
     job.index = i;

@@ -131,8 +131,9 @@ struct BuildStats {
 
 // Splits each level of one material among cooperating processes (MPI ranks,
 // cluster.hpp): process part() of parts() solves the units i of a level with
-// i % parts() == part(); after the level, every process holds the whole
-// level (merge); only the writer() keeps the finished levels and streams
+// i % parts() == part() (a kings-only material, one unit: the chunks of its
+// sweep, exchanging the moves that cross into another's chunks); after the
+// level, every process holds the whole level (merge); only the writer() keeps the finished levels and streams
 // them to its sink (the others' sinks receive nothing).  The values do not
 // depend on the split.  Called from build_material's calling thread only.
 class LevelSplit {
@@ -151,6 +152,16 @@ class LevelSplit {
   // process leaves the slots it did not set at kDontCareCode, and each slot is set
   // by exactly one process, so the AND fills in the others' values.
   virtual Status merge(std::span<std::uint16_t> codes) = 0;
+  // Collective, in rounds while every process sweeps one kings-only
+  // material (UnitSolver::solve_sweep): out[k] is what this process sends
+  // to process k (out[part()] stays empty); `in` receives, replaced, what
+  // the others sent to this one, in process order.  `failed` as in agree():
+  // an error when another process failed (then nothing is exchanged).
+  // Cost: one round of messages, the entries' bytes through the network.
+  virtual Status exchange(std::vector<std::vector<std::uint64_t>>& out, std::vector<std::uint64_t>& in,
+                          bool failed) = 0;
+  // Collective: how many processes passed true.
+  virtual int count(bool flag) = 0;
 };
 
 // Kings-only materials: Auto keeps the unit's move graph where the budget

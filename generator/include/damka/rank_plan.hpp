@@ -32,7 +32,6 @@ struct RankPlan {
 };
 
 // The cost of a split job: positions / ranks plus this much per slot for
-// exchanging the levels' values between the ranks.
 // exchanging the levels' values between the ranks, plus a fixed cost (the
 // per-level exchanges' latency, each rank's successor caches warming up) that
 // keeps small materials on one rank.
@@ -43,7 +42,8 @@ inline constexpr double kSplitFixedCost = 2e6;
 // before it); build[i]: whether order[i] is to be built (the others are
 // present).  split_above: split every splittable material of at least this
 // many positions and no other; nullopt: split where the plan finishes
-// sooner.  A material without men is never split (its levels are one unit).
+// sooner.  Every material is splittable: a kings-only one (one unit) by a
+// sweep that every rank shares (UnitSolver::solve_sweep).
 // Deterministic.  Cost: O(materials * (ranks + successors)).
 RankPlan plan_ranks(const std::vector<Material>& order, const std::vector<bool>& build, int ranks,
                     std::optional<std::uint64_t> split_above);
