@@ -206,7 +206,7 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
       std::vector<std::int64_t> due;
       for (std::int64_t c = 0; c < nc; ++c)
         if (s.marks[static_cast<std::uint64_t>(c)] & bit) due.push_back(c);
-      const std::size_t round = split ? std::max<std::size_t>(64, 16 * static_cast<std::size_t>(threads)) : due.size();
+      const std::size_t round = split ? std::max<std::size_t>(512, 64 * static_cast<std::size_t>(threads)) : due.size();
       std::vector<std::vector<std::vector<std::uint64_t>>> sent(static_cast<std::size_t>(threads));
       for (std::size_t from = 0;;) {
         const std::size_t to = std::min(due.size(), from + round);

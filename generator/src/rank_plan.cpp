@@ -38,7 +38,8 @@ RankPlan plan_ranks(const std::vector<Material>& order, const std::vector<bool>&
     const double one_start = std::max(free_at[best], ready), one_end = one_start + cost;
     // Every rank.
     const double all_start = std::max(ready, *std::max_element(free_at.begin(), free_at.end()));
-    const double all_end = all_start + cost / ranks + kExchangeCostPerSlot * cost + kSplitFixedCost;
+    const double exchange = m.men() > 0 ? kExchangeCostPerSlot : kKingsOnlyExchangeCostPerSlot;
+    const double all_end = all_start + cost / ranks + exchange * cost + kSplitFixedCost;
     const bool splittable = ranks > 1;  // kings-only materials too: a shared sweep
     const bool split = splittable && (split_above ? table_slots(m) >= *split_above : all_end < one_end);
     RankJob job;

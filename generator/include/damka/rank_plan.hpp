@@ -36,6 +36,11 @@ struct RankPlan {
 // per-level exchanges' latency, each rank's successor caches warming up) that
 // keeps small materials on one rank.
 inline constexpr double kExchangeCostPerSlot = 0.05;
+// A kings-only material's shared sweep sends every move that leads into
+// another rank's chunks (about 20 per position and pass): measured with two
+// ranks of one thread on one machine (Russian 4Kv2K), its sweep took 0.70
+// of one rank's, so cost / 2 + 0.2 * cost.
+inline constexpr double kKingsOnlyExchangeCostPerSlot = 0.2;
 inline constexpr double kSplitFixedCost = 2e6;
 
 // order: canonical materials in build order (each one's successors come
