@@ -215,40 +215,42 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
           auto& out = sent[static_cast<std::size_t>(omp_get_thread_num())];
           out.resize(static_cast<std::size_t>(parts));
 #pragma omp for schedule(dynamic, 1)
-          for (std::int64_t i = static_cast<std::int64_t>(from); i < static_cast<std::int64_t>(to); ++i) guarded(failed, error, [&] {
+          for (std::int64_t i = static_cast<std::int64_t>(from); i < static_cast<std::int64_t>(to); ++i) {
             const std::int64_t c = due[static_cast<std::size_t>(i)];
-            std::atomic_ref<std::uint64_t> m(s.marks[static_cast<std::uint64_t>(c)]);
-            // Keep the bit while a capture position of the chunk may be
-            // decided at d + 64k (k > 0): a spare sweep finds nothing.
-            if (s.latest[static_cast<std::uint64_t>(c)] < d + 64) m.fetch_and(~bit, std::memory_order_relaxed);
-            const auto [first, last] = chunk_range(c);
-            std::array<std::uint64_t, 32> batch;
-            const auto at_d = static_cast<std::uint16_t>(2 * d + 1);  // won in d; lost in d is the next code
-            for (std::uint64_t l = first; l < last; ++l) {
-              const std::uint16_t v = load(code[l]);
-              if (static_cast<std::uint16_t>(v - at_d) >= 2) continue;
-              // The predecessors' entries are scattered over the table: their
-              // cache lines are fetched a batch ahead (as solve_parallel does).
-              const bool win = v & 1;
-              std::size_t held = 0;
-              for_each_king_unmove(r_, position(u, l), [&](const Position& pp) {
-                if (held == batch.size()) {
-                  for (const std::uint64_t lp : batch) visit(lp, win);
-                  held = 0;
-                }
-                const std::uint64_t lp = local_of(u, pp);
-                if (parts > 1 && owner(lp) != part) {
-                  out[static_cast<std::size_t>(owner(lp))].push_back(lp * 2 + (win ? 1 : 0));
-                  return;
-                }
-                __builtin_prefetch(&code[lp]);
-                if (win) __builtin_prefetch(&s.pending[lp]);
-                if (sec) __builtin_prefetch(&prim[lp]);
-                batch[held++] = lp;
-              });
-              for (std::size_t i = 0; i < held; ++i) visit(batch[i], win);
-            }
-          });
+            guarded(failed, error, [&] {
+              std::atomic_ref<std::uint64_t> m(s.marks[static_cast<std::uint64_t>(c)]);
+              // Keep the bit while a capture position of the chunk may be
+              // decided at d + 64k (k > 0): a spare sweep finds nothing.
+              if (s.latest[static_cast<std::uint64_t>(c)] < d + 64) m.fetch_and(~bit, std::memory_order_relaxed);
+              const auto [first, last] = chunk_range(c);
+              std::array<std::uint64_t, 32> batch;
+              const auto at_d = static_cast<std::uint16_t>(2 * d + 1);  // won in d; lost in d is the next code
+              for (std::uint64_t l = first; l < last; ++l) {
+                const std::uint16_t v = load(code[l]);
+                if (static_cast<std::uint16_t>(v - at_d) >= 2) continue;
+                // The predecessors' entries are scattered over the table: their
+                // cache lines are fetched a batch ahead (as solve_parallel does).
+                const bool win = v & 1;
+                std::size_t held = 0;
+                for_each_king_unmove(r_, position(u, l), [&](const Position& pp) {
+                  if (held == batch.size()) {
+                    for (const std::uint64_t lp : batch) visit(lp, win);
+                    held = 0;
+                  }
+                  const std::uint64_t lp = local_of(u, pp);
+                  if (parts > 1 && owner(lp) != part) {
+                    out[static_cast<std::size_t>(owner(lp))].push_back(lp * 2 + (win ? 1 : 0));
+                    return;
+                  }
+                  __builtin_prefetch(&code[lp]);
+                  if (win) __builtin_prefetch(&s.pending[lp]);
+                  if (sec) __builtin_prefetch(&prim[lp]);
+                  batch[held++] = lp;
+                });
+                for (std::size_t i = 0; i < held; ++i) visit(batch[i], win);
+              }
+            });
+          }
         }
         from = to;
         if (!split) {
