@@ -39,8 +39,8 @@ class Cluster {
   // Cost: about twice the array's bytes through the network.
   virtual void and_reduce(std::span<std::uint16_t> codes) = 0;
   // Collective: out[r] goes to rank r (out[rank()] is ignored); returns what
-  // every other rank sent to this one.  Cost: an exchange of
-  // counts, then of the entries.
+  // every other rank sent to this one.  Cost: an exchange of counts, then of
+  // the entries (in rounds of at most 2^28 entries a rank).
   virtual std::vector<std::uint64_t> exchange(const std::vector<std::vector<std::uint64_t>>& out) = 0;
 
   // Point to point.  notify_all() sends `value` to every other rank without

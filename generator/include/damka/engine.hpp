@@ -133,9 +133,10 @@ struct BuildStats {
 // cluster.hpp): process part() of parts() solves the units i of a level with
 // i % parts() == part() (a kings-only material, one unit: the chunks of its
 // sweep, exchanging the moves that cross into another's chunks); after the
-// level, every process holds the whole level (merge); only the writer() keeps the finished levels and streams
-// them to its sink (the others' sinks receive nothing).  The values do not
-// depend on the split.  Called from build_material's calling thread only.
+// level, every process holds the whole level (merge); only the writer()
+// keeps the finished levels and streams them to its sink (the others' sinks
+// receive nothing).  The values do not depend on the split.  Called from
+// build_material's calling thread only.
 class LevelSplit {
  public:
   virtual ~LevelSplit() = default;
@@ -155,7 +156,8 @@ class LevelSplit {
   // Collective, in rounds while every process sweeps one kings-only
   // material (UnitSolver::solve_sweep): out[k] is what this process sends
   // to process k (out[part()] stays empty); `in` receives, replaced, what
-  // the others sent to this one, in process order.  `failed` as in agree():
+  // the others sent to this one (in no particular order: the sweep's
+  // entries commute).  `failed` as in agree():
   // an error when another process failed (then nothing is exchanged).
   // Cost: one round of messages, the entries' bytes through the network.
   virtual Status exchange(std::vector<std::vector<std::uint64_t>>& out, std::vector<std::uint64_t>& in,
