@@ -98,6 +98,12 @@ TEST_F(MpiGenerate, ThreeRanksBuildTheSameFilesAsOneProcess) {
       const Outcome r = shell(mpirun(3) + " " + DAMKA_EXE + " generate -v " + variant + " -n 4 -t 1 -o " + q(dir) + split);
       ASSERT_EQ(r.code, 0) << r.out;
       EXPECT_NE(r.out.find("tables"), std::string::npos) << r.out;
+      if (split == " --split-above 0") {  // kings-only materials too: a sweep every rank shares
+        const std::size_t line = r.out.find("\n2Kv1K ");
+        ASSERT_NE(line, std::string::npos) << r.out;
+        const std::size_t next = r.out.find('\n', line + 1);
+        EXPECT_EQ(r.out.find("built by every rank (split)", next), r.out.find_first_not_of(' ', next + 1)) << r.out;
+      }
       const auto got = files_of(dir / variant);
       ASSERT_EQ(got.size(), want.size()) << r.out;
       for (const auto& [name, bytes] : want) {
