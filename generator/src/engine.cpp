@@ -46,24 +46,28 @@ Layout::Layout(const Material& canonical)
   const std::uint64_t configs = index.men_configs();
   pos.resize(configs);
   level_of.resize(configs);
-  for (std::uint64_t c = 0; c < configs; ++c) {
-    Bitboard w, b;
-    index.unrank_men(c, w, b);
+  index.for_each_men_config([&](std::uint64_t c, Bitboard w, Bitboard b) {
     const int p = progress_of(w, b);
     if (static_cast<std::size_t>(p) >= levels.size()) levels.resize(p + 1);
     pos[c] = static_cast<std::uint32_t>(levels[p].size());
     level_of[c] = static_cast<std::uint8_t>(p);
     levels[p].push_back(c);
-  }
+  });
 }
 
-std::vector<Unit> units_of_level(const Layout& L, int p) {
-  std::vector<Unit> units;
+std::vector<Unit> units_of_level(const Layout& L, int p, int threads) {
   const std::vector<std::uint64_t>& configs = L.levels[p];
-  for (std::uint64_t c : configs) {
+  const auto n = static_cast<std::int64_t>(configs.size());
+  std::vector<Unit> units(configs.size());
+  std::vector<std::uint8_t> made(configs.size(), 1);
+  // Each configuration's unit in parallel (unranking is the cost), then the
+  // units kept, in order.
+#pragma omp parallel for num_threads(std::max(1, threads)) schedule(static) if (n >= 4096)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::uint64_t c = configs[static_cast<std::size_t>(i)];
     Bitboard w, b;
     L.index.unrank_men(c, w, b);
-    Unit u;
+    Unit& u = units[static_cast<std::size_t>(i)];
     if (!L.sym) {
       u.parts = 2;
       u.side[0] = Color::White;
@@ -77,7 +81,10 @@ std::vector<Unit> units_of_level(const Layout& L, int p) {
       // c, stored as White to move in the colour-reversed configuration.
       const Bitboard fw = rotate180(b), fb = rotate180(w);
       const std::uint64_t f = L.index.rank_men(fw, fb);
-      if (f < c) continue;  // the pair was made from f
+      if (f < c) {  // the pair was made from f
+        made[static_cast<std::size_t>(i)] = 0;
+        continue;
+      }
       u.wm[0] = w;
       u.bm[0] = b;
       u.offset[0] = L.level_offset(0, c);
@@ -88,8 +95,11 @@ std::vector<Unit> units_of_level(const Layout& L, int p) {
         u.offset[1] = L.level_offset(0, f);
       }
     }
-    units.push_back(u);
   }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < units.size(); ++i)
+    if (made[i]) units[kept++] = units[i];
+  units.resize(kept);
   return units;
 }
 
@@ -433,7 +443,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
                                       team_graph_room(plan, opt.memory_budget),
                                       shared_sweep ? KingsOnly::Sweep : opt.kings_only);
       const std::vector<Unit> units =
-          opt.split && !shared_sweep ? split_units(units_of_level(L, p), *opt.split) : units_of_level(L, p);
+          opt.split && !shared_sweep ? split_units(units_of_level(L, p, threads), *opt.split) : units_of_level(L, p, threads);
       PhaseClock level_clock(stats.profile,
                              lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial ? Phase::Units : Phase::Team);
       if (lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial) {

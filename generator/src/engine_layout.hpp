@@ -52,7 +52,8 @@ struct Unit {
   std::uint64_t offset[2] = {0, 0};  // where each part's K values start in the level's arrays
 };
 
-// The units of level p, in a fixed order.
-std::vector<Unit> units_of_level(const Layout& L, int p);
+// The units of level p, in a fixed order (the same for any `threads`, the
+// threads that make them).
+std::vector<Unit> units_of_level(const Layout& L, int p, int threads = 1);
 
 }  // namespace damka::engine_detail

@@ -172,6 +172,26 @@ TEST(Index, MenConfigsMatchBruteForce) {
   }
 }
 
+// for_each_men_config walks the configurations in rank order: the c-th
+// call is unrank_men(c), and there are men_configs() calls.
+TEST(Index, ForEachMenConfigIsUnrankInOrder) {
+  for (const Material m : {Material{0, 1, 0, 1}, Material{3, 0, 2, 0}, Material{4, 1, 0, 0}, Material{0, 0, 5, 1},
+                           Material{5, 0, 1, 0}, Material{1, 2, 1, 1}, Material{3, 0, 3, 0}, Material{0, 2, 0, 2},
+                           Material{6, 0, 0, 1}, Material{2, 1, 4, 0}}) {
+    const MaterialIndex idx(m);
+    std::uint64_t next = 0;
+    bool same = true;
+    idx.for_each_men_config([&](std::uint64_t c, Bitboard w, Bitboard b) {
+      Bitboard uw = 0, ub = 0;
+      idx.unrank_men(next, uw, ub);
+      same = same && c == next && w == uw && b == ub;
+      ++next;
+    });
+    EXPECT_TRUE(same) << m.name();
+    EXPECT_EQ(next, idx.men_configs()) << m.name();
+  }
+}
+
 }  // namespace
 }  // namespace damka
 

@@ -169,6 +169,25 @@ inline std::uint32_t colex_unrank(std::uint64_t rank, int k, [[maybe_unused]] in
   return b;
 }
 
+// Calls f(set) for every k-element subset of bits 0..n-1 (n <= 32) in colex
+// order, that is in increasing numeric order (Gosper's hack): set number r
+// is colex_unrank(r, k, n).  None when k > n; the empty set once when k = 0.
+template <class F>
+void for_each_colex(int k, int n, F&& f) {
+  if (k < 0 || k > n) return;
+  const std::uint64_t end = std::uint64_t{1} << n;
+  std::uint64_t x = (std::uint64_t{1} << k) - 1;
+  if (k == 0) {
+    f(std::uint32_t{0});
+    return;
+  }
+  while (x < end) {
+    f(static_cast<std::uint32_t>(x));
+    const std::uint64_t u = x & (0 - x), v = x + u;
+    x = v + (((v ^ x) / u) >> 2);
+  }
+}
+
 // Division by a divisor fixed at construction: one 64x64->128 multiply by
 // M = floor((2^64 - 1) / d) and one correction step.  The estimate
 // q' = floor(n * M / 2^64) satisfies n/d - 1 < q' <= n/d, so q' is the
@@ -248,6 +267,28 @@ class MaterialIndex {
     const int mid = m_.wm - a;
     white_men = colex_unrank(low, a, 4) | (colex_unrank(middle, mid, 24) << 4);
     black_men = pdep(colex_unrank(black, m_.bm, 28 - mid), kBlackMenSquares & ~white_men);
+  }
+
+  // Calls f(c, white_men, black_men) for every men configuration c in rank
+  // order, c = 0, 1, ..., men_configs() - 1: what unrank_men(c) gives, without
+  // its divisions and searches (the colex order of k-element sets is the
+  // numeric order of their bitmasks, stepped by Gosper's hack).  Cost: a few
+  // operations per configuration.  Thread-safe (const).
+  template <class F>
+  void for_each_men_config(F&& f) const {
+    using namespace index_detail;
+    std::uint64_t c = 0;
+    for (int a = 0; a < num_groups_; ++a) {
+      const int mid = m_.wm - a;
+      for_each_colex(a, 4, [&](std::uint32_t low) {
+        for_each_colex(mid, 24, [&](std::uint32_t middle) {
+          const Bitboard white = low | (middle << 4);
+          const Bitboard free = kBlackMenSquares & ~white;
+          for_each_colex(m_.bm, 28 - mid, [&](std::uint32_t black) { f(c++, white, pdep(black, free)); });
+        });
+      });
+    }
+    assert(c == men_configs_);
   }
 
   std::uint64_t rank_kings(Bitboard white_kings, Bitboard black_kings, Bitboard men_occupied) const {
