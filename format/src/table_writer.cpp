@@ -52,6 +52,7 @@ struct TableBuilder::Impl {
   std::vector<std::uint64_t> group_sums;
   XXH3_state_t* group_state = nullptr;  // XXH3 of the current group's bytes
   std::vector<Bytes> encoded;          // one batch
+  Bytes sym_batch;                     // WdlRun: one batch's symbols, written at once
   std::vector<ZSTD_CCtx*> cctx;        // one per thread
   // keep_smaller_side (one_side()): every block goes to `side_file` first
   // (side_at[i] .. side_at[i + 1]); finish() keeps the smaller half.
@@ -131,11 +132,13 @@ struct TableBuilder::Impl {
     side_file.reset();
     return {};
   }
-  // Codes encoded per parallel region: at least 4 blocks per thread and
-  // 2^18 codes (small WdlRun blocks: a region per few blocks kept a second
+  // Codes encoded per parallel region: at least 16 blocks per thread (the
+  // threads wait for the last block of a region: with 4 a thread, zstd
+  // blocks of 16384 codes kept 2 threads busy 88% of the time) and 2^18
+  // codes (small WdlRun blocks: a region per few blocks kept a second
   // thread waiting most of the time).
   std::uint64_t batch_codes() const {
-    const std::uint64_t blocks = std::max<std::uint64_t>(static_cast<std::uint64_t>(threads) * 4,
+    const std::uint64_t blocks = std::max<std::uint64_t>(static_cast<std::uint64_t>(threads) * 16,
                                                          ((std::uint64_t{1} << 18) + h.block_size - 1) / h.block_size);
     return std::uint64_t{h.block_size} * blocks;
   }
@@ -234,13 +237,17 @@ struct TableBuilder::Impl {
         side_at.push_back(side_at.back() + b.size());
         if (const int side = half_of(next_block + i); side >= 0) side_bytes[side] += b.size();
       } else if (run_coded()) {
-        if (Status s = sym_file->write(sym_offset, b.data(), b.size()); !s.ok()) return fail(s.message());
-        sym_offset += b.size();
+        sym_batch.insert(sym_batch.end(), b.begin(), b.end());
         sym_bytes.push_back(static_cast<std::uint32_t>(b.size()));
         constant.push_back(batch_constant[i]);
       } else if (Status s = append_block(b); !s.ok()) {
         return s;
       }
+    }
+    if (!sym_batch.empty()) {  // the batch's symbols in one write
+      if (Status s = sym_file->write(sym_offset, sym_batch.data(), sym_batch.size()); !s.ok()) return fail(s.message());
+      sym_offset += sym_batch.size();
+      sym_batch.clear();
     }
     next_block += nb;
     pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(nb * bs, pending.size())));
