@@ -775,6 +775,39 @@ RC_GTEST_PROP(TableFile, RandomTablesRoundTripWhateverThePortionsAndThreads, ())
   }
 }
 
+// Tables larger than one batch of the writer (at least 2^18 codes): whole
+// batches handed to add() are encoded where they lie, the rest through the
+// pending buffer.  Portions that cross and fill batches in every way give
+// the bytes of one add() on one thread, for each encoding and 1 or 3 threads.
+TEST(TableFile, PortionsLargerThanABatchGiveTheSameBytes) {
+  const Material m = *Material::parse("3Kv2K");  // 4,027,520 slots
+  for (const Metric metric : {Metric::WDL, Metric::DTW}) {
+    TableHeader h = default_table_header(rules_of(Variant::Russian), m, metric);
+    h.zstd_level = 1;
+    ASSERT_GT(h.slots, std::uint64_t{1} << 18);
+    std::vector<std::uint16_t> codes = make_codes(h.slots, metric == Metric::WDL ? 2 : 300, 11);
+    add_dont_care(codes, 40, 5);
+    const fs::path whole = test_dir() / "batch_whole", cut = test_dir() / "batch_cut";
+    ASSERT_TRUE(write_table(whole, h, codes, WriteOptions{1, false}).ok());
+    const Bytes expect = read_bytes(whole);
+    for (const int threads : {1, 3})
+      for (const std::vector<std::size_t>& portions :
+           {std::vector<std::size_t>{1000, 300000}, std::vector<std::size_t>{262144, 1}, std::vector<std::size_t>{5}}) {
+        auto builder = TableBuilder::create(cut, h, WriteOptions{threads, false});
+        ASSERT_TRUE(builder.ok());
+        std::size_t at = 0;
+        for (std::size_t i = 0; at < codes.size(); ++i) {  // the last portion size repeats
+          const std::size_t n = std::min(codes.size() - at, portions[std::min(i, portions.size() - 1)]);
+          ASSERT_TRUE((*builder)->add(std::span(codes).subspan(at, n)).ok());
+          at += n;
+        }
+        ASSERT_TRUE((*builder)->finish().ok());
+        EXPECT_TRUE(read_bytes(cut) == expect) << metric_name(metric) << ", " << threads << " threads, first portion "
+                                           << portions[0];
+      }
+  }
+}
+
 // Valid files with random bytes changed and every checksum repaired (so the
 // changes reach the field checks and the decoders) never crash the reader:
 // open fails with a message, or every block read fails or gives the block's
