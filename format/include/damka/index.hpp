@@ -172,6 +172,13 @@ inline std::uint32_t colex_unrank(std::uint64_t rank, int k, [[maybe_unused]] in
 // Calls f(set) for every k-element subset of bits 0..n-1 (n <= 32) in colex
 // order, that is in increasing numeric order (Gosper's hack): set number r
 // is colex_unrank(r, k, n).  None when k > n; the empty set once when k = 0.
+// The next larger number with as many set bits (x != 0): the next set in
+// colex order (Gosper's hack).
+constexpr std::uint64_t next_colex(std::uint64_t x) {
+  const std::uint64_t low = x & (0 - x), up = x + low;
+  return up | (((up ^ x) >> 2) / low);
+}
+
 template <class F>
 void for_each_colex(int k, int n, F&& f) {
   if (k < 0 || k > n) return;
@@ -181,11 +188,7 @@ void for_each_colex(int k, int n, F&& f) {
     f(std::uint32_t{0});
     return;
   }
-  while (x < end) {
-    f(static_cast<std::uint32_t>(x));
-    const std::uint64_t u = x & (0 - x), v = x + u;
-    x = v + (((v ^ x) / u) >> 2);
-  }
+  for (; x < end; x = next_colex(x)) f(static_cast<std::uint32_t>(x));
 }
 
 // Division by a divisor fixed at construction: one 64x64->128 multiply by

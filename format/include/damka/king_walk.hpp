@@ -42,7 +42,7 @@ class KingWalk {
   // The placement of the next rank; the caller stops at kings_per_slice().
   void next() {
     if (bn_ > 0) {
-      bc_ = following(bc_);
+      bc_ = index_detail::next_colex(bc_);
       if (bc_ < (std::uint64_t{1} << (nfree_ - wn_))) {
         spread(false);
         return;
@@ -50,17 +50,12 @@ class KingWalk {
       bc_ = (std::uint64_t{1} << bn_) - 1;
     }
     assert(wn_ > 0);
-    wc_ = following(wc_);
+    wc_ = index_detail::next_colex(wc_);
     assert(wc_ < (std::uint64_t{1} << nfree_));
     spread(true);
   }
 
  private:
-  // The next larger number with as many set bits (x != 0).
-  static std::uint64_t following(std::uint64_t x) {
-    const std::uint64_t low = x & (0 - x), up = x + low;
-    return up | (((up ^ x) >> 2) / low);
-  }
   void spread(bool white_moved) {
     using index_detail::pdep;
     if (white_moved) wk_ = pdep(static_cast<std::uint32_t>(wc_), free_);
