@@ -114,10 +114,13 @@ using CodeLengths = std::array<std::uint8_t, kCodebookSize>;  // context c's len
 
 // The symbols of one block of WDL codes (0..2, or kDontCareCode), appended
 // to out (run_parse.cpp, FORMAT.md 3.5): the parse of least cost under a
-// fixed table of symbol costs, each don't-care code taking whatever value
-// that parse gives it, at most the block's largest given code.  Deterministic.  Cost: O(n) with about 50 steps per
-// code; memory 5 bytes per code (thread-local, reused).
+// fixed table of symbol costs per context (symbol_cost), each don't-care
+// code taking whatever value that parse gives it, at most the block's
+// largest given code.  Deterministic.  Cost: O(n), about 20 ns per code;
+// memory 32 bytes per code (thread-local, reused; 64 above 65536 codes).
 void run_symbols(std::span<const std::uint16_t> codes, std::vector<unsigned char>& out);
+// The parse's cost in bits of symbol s (0..254) in context c (0..5).
+int symbol_cost(int context, unsigned symbol);
 // The code of a constant wdlrun block (FORMAT.md 3.2): 0..2 when every given
 // code of the block is that code (or none is given: 0), else -1.  O(n).
 int constant_code(std::span<const std::uint16_t> codes);
