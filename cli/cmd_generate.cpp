@@ -20,7 +20,7 @@ void register_generate(CLI::App& app, int& rc, const Context& context) {
   cmd->add_option("--metrics", o->metrics, "Tables to build: wdl,dtw,dtc or a subset (wdl is always built)")
       ->capture_default_str();
   cmd->add_option("--compression", o->compression,
-                  "DTW/DTC files: fast (zstd level 9, 16384-position blocks) or small (level 15, 32768: about 11% "
+                  "DTW/DTC files: fast (zstd level 7, 16384-position blocks) or small (level 15, 32768: about 12% "
                   "smaller, about 5x the compression time)")
       ->check(CLI::IsMember({"fast", "small"}, CLI::ignore_case))
       ->capture_default_str();

@@ -244,7 +244,7 @@ TEST(Scale, SmallCompressionKeepsEveryCodeAndShrinksDistanceFiles) {
         if (a[i] != b[i] && wdl[i] != Value::draw().encode() && !is_derived(r, position_at(index, i))) ++differ;
       EXPECT_EQ(differ, 0u) << m.name() << " " << metric_name(metric);
       EXPECT_EQ(hf.block_size, 16384u);
-      EXPECT_EQ(hf.zstd_level, 9);
+      EXPECT_EQ(hf.zstd_level, 7);
       EXPECT_EQ(hs.block_size, 32768u);
       EXPECT_EQ(hs.zstd_level, 15);
       fast_bytes += hf.file_size;

@@ -88,8 +88,8 @@ struct TableHeader {
 };
 
 // How hard the DTW and DTC files are compressed (WDL files are the same
-// either way).  Fast: blocks of 16384 positions at zstd level 9.  Small:
-// blocks of 32768 at level 15, about 11% smaller for about 5x the
+// either way).  Fast: blocks of 16384 positions at zstd level 7.  Small:
+// blocks of 32768 at level 15, about 12% smaller for about 5x the
 // compression time and twice the time of a DTW/DTC block miss when probing
 // (FORMAT.md 6).  Readers read both alike.
 enum class Compression : std::uint8_t { Fast, Small };
