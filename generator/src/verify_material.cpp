@@ -423,13 +423,18 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     // The positions a one-side file leaves out: their distances one ply
     // from the stored side's (their successors by a quiet move have the
     // other side to move, stored; a promotion's are read like any
-    // successor's).
-    if (one_sided) {
+    // successor's).  The DTW and DTC files may keep different sides: a
+    // position whose DTC alone is left out takes its successors' WDL from
+    // their DTW values, some of which are left out too, so those are filled
+    // first (sub-pass 0: every position whose DTW is left out, with its DTC
+    // when that is left out as well; sub-pass 1: the DTC of the others).
+    for (int sub = 0; one_sided && sub < 2 && !err.failed; ++sub) {
       (void)for_each_chunk(
           threads, n_slots, err, m,
           [&](int t, std::uint64_t o, PlyScratch& s, std::uint64_t&) {
             const std::uint8_t w = cur->wdl[o];
             if (w == kDerived || (w & (kUnstoredDtw | kUnstoredDtc)) == 0) return true;
+            if (((w & kUnstoredDtw) != 0) != (sub == 0)) return true;
             const std::uint64_t slot = slot_of(p, o);
             Value want, want_dtc;
             if (!one_ply(t, s.position_at(L.index, slot), slot, s.moves, s.sd, s.sc, want, want_dtc)) return false;
@@ -440,8 +445,8 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
             return true;
           },
           [](int, std::uint64_t, std::uint64_t) {});
-      if (err.failed) break;
     }
+    if (err.failed) break;
 
     // Check: one ply from every stored position of the level.
     const std::uint64_t bad = for_each_chunk(

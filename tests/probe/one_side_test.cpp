@@ -170,6 +170,49 @@ TEST(OneSideWriter, SameBytesForAnyThreadCount) {
   EXPECT_GT(files, 0u);
 }
 
+// The DTW and DTC files of a material may keep different sides (each
+// writer keeps the half that compresses better, so which one depends on the
+// compression too).  verify fills the DTW entries a file leaves out before
+// the DTC entries the other leaves out: the latter's one-ply search takes
+// its successors' WDL from their DTW values.  Here every non-symmetric
+// material's files of a both-sides set are written again with the sides
+// forced apart, both ways round; the probe answers as before.
+TEST(OneSideVerify, DtwAndDtcKeepingDifferentSides) {
+  const Rules& r = rules_of(Variant::Russian);
+  const auto& both = tables(Variant::Russian, 4);
+  auto want = Tablebase::open(r, both);
+  ASSERT_TRUE(want.ok()) << want.message();
+  for (StoredSide dtw_side : {StoredSide::White, StoredSide::Black}) {
+    const StoredSide dtc_side = dtw_side == StoredSide::White ? StoredSide::Black : StoredSide::White;
+    const auto dir = copy_tables(both, r, "mixed_sides");
+    std::uint64_t rewritten = 0;
+    for (const Material& m : build_order(4)) {
+      if (m.is_symmetric()) continue;
+      for (Metric metric : {Metric::DTW, Metric::DTC}) {
+        TableHeader h;
+        const std::vector<std::uint16_t> codes = read_all(table_path(both, r, m, metric), h);
+        ASSERT_EQ(h.stored_side, StoredSide::Both);
+        h.stored_side = metric == Metric::DTW ? dtw_side : dtc_side;
+        ASSERT_TRUE(write_table(table_path(dir, r, m, metric), h, codes).ok());
+        ++rewritten;
+      }
+    }
+    ASSERT_GT(rewritten, 10u);
+    EXPECT_EQ(verify_mismatches(r, dir), 0u) << "DTW keeps " << stored_side_name(dtw_side);
+    auto got = Tablebase::open(r, dir);
+    ASSERT_TRUE(got.ok()) << got.message();
+    const Material m = mat("1K1Mv1M");
+    const MaterialIndex idx(m);
+    std::uint64_t differ = 0;
+    for (std::uint64_t slot = 0; slot < table_slots(idx); ++slot)
+      for (Metric metric : {Metric::DTW, Metric::DTC}) {
+        const Position p = position_at(idx, slot);
+        differ += (*want)->probe(p, metric).value != (*got)->probe(p, metric).value;
+      }
+    EXPECT_EQ(differ, 0u);
+  }
+}
+
 // verify re-checks a one-side set: clean, it finds nothing; a changed
 // stored distance, or a changed WDL entry of a position whose distance is
 // left out, is a mismatch.
