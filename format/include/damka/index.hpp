@@ -169,9 +169,6 @@ inline std::uint32_t colex_unrank(std::uint64_t rank, int k, [[maybe_unused]] in
   return b;
 }
 
-// Calls f(set) for every k-element subset of bits 0..n-1 (n <= 32) in colex
-// order, that is in increasing numeric order (Gosper's hack): set number r
-// is colex_unrank(r, k, n).  None when k > n; the empty set once when k = 0.
 // The next larger number with as many set bits (x != 0): the next set in
 // colex order (Gosper's hack).
 constexpr std::uint64_t next_colex(std::uint64_t x) {
@@ -179,6 +176,9 @@ constexpr std::uint64_t next_colex(std::uint64_t x) {
   return up | (((up ^ x) >> 2) / low);
 }
 
+// Calls f(set) for every k-element subset of bits 0..n-1 (n <= 32) in colex
+// order, that is in increasing numeric order (next_colex): set number r is
+// colex_unrank(r, k, n).  None when k > n; the empty set once when k = 0.
 template <class F>
 void for_each_colex(int k, int n, F&& f) {
   if (k < 0 || k > n) return;
