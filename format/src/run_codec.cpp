@@ -100,10 +100,10 @@ std::array<std::uint8_t, 256> code_lengths(const std::array<std::uint64_t, 256>&
   }
 }
 
-CodeLengths context_code_lengths(const SymbolCounts& counts) {
+CodeLengths context_code_lengths(const SymbolCounts& counts, int contexts) {
   CodeLengths out{};
-  for (int c = 0; c < kContexts; ++c) {
-    const std::array<std::uint8_t, 256> len = code_lengths(counts[c]);
+  for (int c = 0; c < contexts; ++c) {
+    const std::array<std::uint8_t, 256> len = code_lengths(counts[static_cast<std::size_t>(c)]);
     std::copy(len.begin(), len.end(), out.begin() + 256 * c);
   }
   return out;
@@ -121,13 +121,15 @@ int constant_code(std::span<const std::uint16_t> codes) {
   }
 }
 
-bool RunCode::init(std::span<const std::uint8_t, kCodebookSize> all) {
-  static_assert(kContexts * (1 << kMaxCodeLength) <= kLong);
-  first_.assign(std::size_t{kContexts} << kFirstBits, 0);
+bool RunCode::init(std::span<const std::uint8_t> all) {
+  if (all.size() != kCodebookSize && all.size() != kMaxCodebookSize) return false;
+  contexts_ = static_cast<int>(all.size() / 256);
+  history_ = contexts_ == kContexts ? 0 : kContexts;
+  first_.assign(static_cast<std::size_t>(contexts_) << kFirstBits, 0);
   second_.clear();
   code_ = {};
   length_ = {};
-  for (int c = 0; c < kContexts; ++c) {
+  for (int c = 0; c < contexts_; ++c) {
     const std::span<const std::uint8_t> lengths = all.subspan(256 * static_cast<std::size_t>(c), 256);
     std::array<int, 256> order;
     std::iota(order.begin(), order.end(), 0);
@@ -153,10 +155,11 @@ bool RunCode::init(std::span<const std::uint8_t, kCodebookSize> all) {
         std::uint16_t& link = first[rev & ((1u << kFirstBits) - 1)];
         if (link != 0 && (link & kLong) == 0) return false;  // a shorter code's bits (not a prefix code)
         if (link == 0) {
-          link = static_cast<std::uint16_t>(kLong | second_.size());
+          // At most 255 longer prefixes per context: 36 x 255 < kLong.
+          link = static_cast<std::uint16_t>(kLong | (second_.size() / kSecond));
           second_.resize(second_.size() + kSecond, 0);
         }
-        std::uint16_t* sub = second_.data() + (link & ~kLong);
+        std::uint16_t* sub = second_.data() + std::size_t{static_cast<unsigned>(link & ~kLong)} * kSecond;
         const std::uint32_t rest = rev >> kFirstBits;
         for (std::uint32_t hi = 0; hi < (1u << (kMaxCodeLength - l)); ++hi) sub[rest | (hi << (l - kFirstBits))] = entry;
       }
@@ -173,7 +176,7 @@ void RunCode::encode(std::span<const unsigned char> symbols, std::vector<unsigne
   for (unsigned char s : symbols) {
     acc |= std::uint64_t{code_[ctx][s]} << bits;
     bits += length_[ctx][s];
-    ctx = next_context(s);
+    ctx = code_context(ctx, s, contexts_);
     while (bits >= 8) {
       out.push_back(static_cast<unsigned char>(acc));
       acc >>= 8;
@@ -181,6 +184,16 @@ void RunCode::encode(std::span<const unsigned char> symbols, std::vector<unsigne
     }
   }
   if (bits > 0) out.push_back(static_cast<unsigned char>(acc));
+}
+
+std::uint64_t RunCode::encoded_bytes(std::span<const unsigned char> symbols) const {
+  std::uint64_t bits = 0;
+  int ctx = 0;
+  for (unsigned char s : symbols) {
+    bits += length_[ctx][s];
+    ctx = code_context(ctx, s, contexts_);
+  }
+  return (bits + 7) / 8;
 }
 
 bool RunCode::decode_packed(std::span<const unsigned char> bytes, std::uint64_t n, unsigned char* packed) const {
@@ -192,6 +205,7 @@ bool RunCode::decode_packed(std::span<const unsigned char> bytes, std::uint64_t 
   std::uint64_t used = 0;  // bits consumed
   std::uint64_t at = 0;    // codes decoded
   std::uint32_t ctx = 0;   // the context, shifted to index first_
+  unsigned last = 0;       // the class of the symbol before (history_ contexts)
   constexpr std::uint32_t kFirstMask = (1u << kFirstBits) - 1;
   // The last (up to) 8 bytes again, followed by zeros: 8-byte loads near the end.
   unsigned char tail[16] = {};
@@ -204,10 +218,12 @@ bool RunCode::decode_packed(std::span<const unsigned char> bytes, std::uint64_t 
     if constexpr (std::endian::native == std::endian::big) window = __builtin_bswap64(window);
     const std::uint64_t peek = window >> (used & 7);
     std::uint16_t e = first_[ctx | (peek & kFirstMask)];
-    if (e & kLong) e = second_[(e & ~kLong) | ((peek >> kFirstBits) & (kSecond - 1))];
+    if (e & kLong) e = second_[std::size_t{static_cast<unsigned>(e & ~kLong)} * kSecond | ((peek >> kFirstBits) & (kSecond - 1))];
     if (e == 0) return false;
     used += (e >> 8) & 15;
-    ctx = static_cast<std::uint32_t>(e >> 12) << kFirstBits;
+    const unsigned cls = (e >> 12) & 7;
+    ctx = (history_ * last + cls) << kFirstBits;
+    last = cls;
     if (used > total_bits) return false;
     const unsigned s = e & 0xFF;
     if (s < kLiteralSymbols) {

@@ -112,6 +112,7 @@ HeaderBytes encode_header(const TableHeader& h, std::uint64_t index_checksum) {
   put_le(&b[56], h.file_size, 8);
   put_le(&b[64], index_checksum, 8);
   b[72] = static_cast<unsigned char>(h.stored_side);
+  if (h.format_version >= 7) put_le(&b[80], h.index_bytes, 8);
   put_le(&b[120], XXH3_64bits(b.data(), 120), 8);
   return b;
 }
@@ -163,14 +164,26 @@ bool decode_header(const HeaderBytes& b, TableHeader& h, std::uint64_t& index_ch
     return fail("blocks per checksum group " + std::to_string(get_le(&b[44], 4)) + " (must be " +
                 std::to_string(kGroupBlocks) + ")");
   for (std::size_t i = 73; i < 120; ++i)
-    if (b[i] != 0) return fail("reserved bytes 73..119 not zero");
+    if (b[i] != 0 && (h.format_version < 7 || i < 80 || i >= 88))
+      return fail(h.format_version < 7 ? "reserved bytes 73..119 not zero" : "reserved bytes 73..79, 88..119 not zero");
   if (h.num_blocks != (h.slots + h.block_size - 1) / h.block_size)
     return fail("block count " + std::to_string(h.num_blocks) + " does not match slots and block size");
   if (h.encoding == ValueEncoding::Wdl2 && h.max_code > 2) return fail("wdl2 table with codes above 2");
   // The writer refuses WDL codes above 2 whatever the encoding; so does the reader.
   if (h.metric == Metric::WDL && h.max_code > 2)
     return fail("WDL table with max code " + std::to_string(h.max_code) + " (WDL codes are 0, 1, 2)");
-  if (h.file_size < data_start(h.encoding, h.block_size, h.num_blocks) + kTrailerSize) return fail("file size field too small");
+  // The index's size: in the header from version 7 (a compact index has
+  // no fixed size), else the fixed layout's.
+  const std::uint64_t fixed = fixed_index_bytes(h.encoding, h.block_size, h.num_blocks);
+  h.index_bytes = h.format_version >= 7 ? get_le(&b[80], 8) : fixed;
+  if (compact_index(h.format_version, h.encoding)) {
+    if (h.index_bytes < min_compact_index_bytes(h.num_blocks))
+      return fail("index size " + std::to_string(h.index_bytes) + " smaller than its group checksums");
+  } else if (h.index_bytes != fixed) {
+    return fail("index size " + std::to_string(h.index_bytes) + " (must be " + std::to_string(fixed) + ")");
+  }
+  if (h.file_size < kTableHeaderSize + kTrailerSize || h.file_size - kTableHeaderSize - kTrailerSize < h.index_bytes)
+    return fail("file size field too small");
   return true;
 }
 

@@ -94,64 +94,19 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
                     ErrorCode::Corrupt);
 
   // The index fits in the file (decode_header checked file_size).
-  Bytes index(index_bytes(h.encoding, h.block_size, h.num_blocks));
+  Bytes index(h.index_bytes);
   if (Status s = r->file_->read(kTableHeaderSize, index.size(), index.data()); !s.ok())
     return r->read_error("the index", s);
   if (XXH3_64bits(index.data(), index.size()) != table_checksum)
     return r->error("index checksum mismatch (corrupted)", ErrorCode::Corrupt);
-  if (h.encoding == ValueEncoding::WdlRun) {
-    auto code = std::make_shared<RunCode>();
-    if (!code->init(std::span<const std::uint8_t, kCodebookSize>(index.data(), kCodebookSize)))
-      return r->error("bad Huffman code lengths in the codebook (corrupted)", ErrorCode::Corrupt);
-    r->code_ = std::move(code);
-  }
-  const std::uint64_t ng = num_groups(h.num_blocks);
-  const unsigned char* groups = index.data() + codebook_bytes(h.encoding);
-  const unsigned char* blocks = groups + ng * kGroupEntrySize + 8;
-  r->group_base_.resize(ng + 1);
-  r->group_checksum_.resize(ng);
-  r->block_rel_.resize(h.num_blocks);
-  for (std::uint64_t g = 0; g < ng; ++g) {
-    r->group_base_[g] = get_le(groups + g * kGroupEntrySize, 8);
-    r->group_checksum_[g] = get_le(groups + g * kGroupEntrySize + 8, 8);
-  }
-  r->group_base_[ng] = get_le(groups + ng * kGroupEntrySize, 8);
-  const int bits = block_entry_bits(h.encoding, h.block_size);
-  const bool run = h.encoding == ValueEncoding::WdlRun;
-  if (r->group_base_.front() != data_start(h.encoding, h.block_size, h.num_blocks) || r->group_base_.back() != h.file_size - kTrailerSize)
-    return r->error("index does not span the data section (corrupted)", ErrorCode::Corrupt);
-  if (run) r->block_constant_.assign(h.num_blocks, -1);
-  if (const std::uint64_t used = h.num_blocks * static_cast<std::uint64_t>(bits); used % 8 != 0 && (blocks[used / 8] >> (used % 8)) != 0)
-    return r->error("index: padding bits of the block table set (corrupted)", ErrorCode::Corrupt);
-  for (std::uint64_t g = 0; g < ng; ++g) {
-    const std::uint64_t first = g * kGroupBlocks, last = std::min<std::uint64_t>(first + kGroupBlocks, h.num_blocks);
-    // wdlrun groups may be empty (all blocks constant); others hold >= 1 byte a block.
-    if (r->group_base_[g + 1] < r->group_base_[g] + (run ? 0 : 1))
-      return r->error("index: group offsets out of order (corrupted)", ErrorCode::Corrupt);
-    const std::uint64_t span = r->group_base_[g + 1] - r->group_base_[g];
-    if (run) {  // fields: 0..2 a constant block of that code, f >= 3 a block of f - 2 bytes
-      std::uint64_t at = 0;
-      for (std::uint64_t b = first; b < last; ++b) {
-        const std::uint32_t f = get_bits(blocks, b, bits);
-        r->block_rel_[b] = static_cast<std::uint32_t>(at);
-        if (f < 3) {
-          if (f > h.max_code) return r->error("index: constant block above the max code (corrupted)", ErrorCode::Corrupt);
-          r->block_constant_[b] = static_cast<std::int8_t>(f);
-          continue;
-        }
-        if (f - 2 > max_run_block_bytes(h.block_size))
-          return r->error("index: block longer than its positions allow (corrupted)", ErrorCode::Corrupt);
-        at += f - 2;
-      }
-      if (at != span) return r->error("index: block sizes do not add up to their group's (corrupted)", ErrorCode::Corrupt);
-      continue;
-    }
-    for (std::uint64_t b = first; b < last; ++b) r->block_rel_[b] = get_bits(blocks, b, bits);
-    if (r->block_rel_[first] != 0) return r->error("index: group offsets out of order (corrupted)", ErrorCode::Corrupt);
-    for (std::uint64_t b = first + 1; b < last; ++b)
-      if (r->block_rel_[b] <= r->block_rel_[b - 1] || r->block_rel_[b] >= span)
-        return r->error("index: block offsets out of order (corrupted)", ErrorCode::Corrupt);
-  }
+  ParsedIndex parsed;
+  if (std::string problem = parse_index(h, index, parsed); !problem.empty())
+    return r->error(problem, ErrorCode::Corrupt);
+  r->group_base_ = std::move(parsed.group_base);
+  r->group_checksum_ = std::move(parsed.group_checksum);
+  r->block_rel_ = std::move(parsed.block_rel);
+  r->block_constant_ = std::move(parsed.block_constant);
+  r->code_ = std::move(parsed.code);
 
   std::array<unsigned char, kTrailerSize> trailer{};
   if (Status s = r->file_->read(h.file_size - kTrailerSize, trailer.size(), trailer.data()); !s.ok())

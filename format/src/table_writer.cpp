@@ -77,6 +77,7 @@ struct TableBuilder::Impl {
   }
 
   bool run_coded() const { return h.encoding == ValueEncoding::WdlRun; }
+  bool compact() const { return table_layout::compact_index(h.format_version, h.encoding); }
   bool one_side() const { return side_file != nullptr; }
   // Which half block i lies in: 0 White to move, 1 Black, -1 both.
   int half_of(std::uint64_t i) const {
@@ -203,9 +204,10 @@ struct TableBuilder::Impl {
             run_symbols(given, out);
             SymbolCounts& counts = thread_counts[std::min(t, thread_counts.size() - 1)];
             int ctx = 0;
+            const int contexts = run_contexts(h.format_version);
             for (unsigned char x : out) {
               ++counts[static_cast<std::size_t>(ctx)][x];
-              ctx = next_context(x);
+              ctx = code_context(ctx, x, contexts);
             }
           }
           continue;
@@ -265,20 +267,33 @@ struct TableBuilder::Impl {
     return {};
   }
 
-  // WdlRun: codes every block's symbols with the file's Huffman codes and
-  // appends them to the table file (constant blocks: no bytes); `lengths`
-  // receives the codebook.
-  Status code_symbols(table_layout::CodeLengths& lengths) {
+  // WdlRun: the file's Huffman codes (`lengths`: the codebook) from the
+  // symbol counts.
+  Status run_code(table_layout::CodeLengths& lengths, table_layout::RunCode& code) {
     using namespace table_layout;
-    lengths = context_code_lengths(sym_counts);
-    RunCode code;
-    if (!code.init(lengths)) return fail("internal error: Huffman code");
+    const int contexts = run_contexts(h.format_version);
+    lengths = context_code_lengths(sym_counts, contexts);
+    if (!code.init(std::span<const std::uint8_t>(lengths.data(), 256 * static_cast<std::size_t>(contexts))))
+      return fail("internal error: Huffman code");
+    return {};
+  }
+  // WdlRun: codes every block's symbols with `code` and appends them to
+  // the table file (constant blocks: no bytes).  With `fields` (a compact
+  // index), only their fields are found instead: 0..2 a constant block,
+  // else its bytes + 2.
+  Status code_symbols(const table_layout::RunCode& code, std::vector<std::uint32_t>* fields) {
     Bytes syms, out;
     std::uint64_t at = 0;
-    for (std::uint32_t n : sym_bytes) {
+    for (std::size_t i = 0; i < sym_bytes.size(); ++i) {
+      const std::uint32_t n = sym_bytes[i];
       syms.resize(n);
       if (Status s = sym_file->read(at, n, syms.data()); !s.ok()) return fail("cannot read back symbols: " + s.message());
       at += n;
+      if (fields != nullptr) {
+        fields->push_back(constant[i] >= 0 ? static_cast<std::uint32_t>(constant[i])
+                                           : static_cast<std::uint32_t>(code.encoded_bytes(syms) + 2));
+        continue;
+      }
       out.clear();
       code.encode(syms, out);
       if (Status s = append_block(out); !s.ok()) return s;
@@ -296,7 +311,8 @@ Expected<std::unique_ptr<TableBuilder>> TableBuilder::create(const std::filesyst
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->h = header;
-  impl->h.format_version = kTableFormatVersion;
+  // Version 6 on request (for readers of older builds), else this build's.
+  impl->h.format_version = header.format_version == 6 ? std::uint16_t{6} : kTableFormatVersion;
   impl->options = options;
   impl->env = &env_or_default(options.env);
   impl->threads = std::max(1, options.threads > 0 ? options.threads : omp_get_max_threads());
@@ -340,7 +356,10 @@ Expected<std::unique_ptr<TableBuilder>> TableBuilder::create(const std::filesyst
     (void)impl->env->remove(scratch->path);
     impl->side_at.reserve(h.num_blocks + 1);
   }
-  impl->offset = data_start(h.encoding, h.block_size, h.num_blocks);
+  // A compact index's size is known at finish(), when the blocks are
+  // written (WdlRun blocks wait as symbols until then).
+  h.index_bytes = impl->compact() ? 0 : fixed_index_bytes(h.encoding, h.block_size, h.num_blocks);
+  impl->offset = data_start(h);
   impl->offsets.reserve(h.num_blocks);
   return std::unique_ptr<TableBuilder>(new TableBuilder(std::move(impl)));
 }
@@ -401,36 +420,67 @@ Status TableBuilder::finish() {
   if (b.next_block != h.num_blocks) return b.fail("internal error: block count");
   if (b.one_side())
     if (Status s = b.keep_one_side(); !s.ok()) return s;
-  Bytes index(index_bytes(h.encoding, h.block_size, h.num_blocks));
-  if (b.run_coded()) {
+  Bytes index;
+  if (b.compact()) {  // fields first (the index's size), then the blocks
     CodeLengths lengths{};
-    if (Status s = b.code_symbols(lengths); !s.ok()) return s;
-    std::copy(lengths.begin(), lengths.end(), index.begin());
-  }
-  if (b.offsets.size() != h.num_blocks || b.group_sums.size() != num_groups(h.num_blocks))
-    return b.fail("internal error: block count");
-  // Group table, then block table.
-  const std::uint64_t ng = num_groups(h.num_blocks);
-  unsigned char* groups = index.data() + codebook_bytes(h.encoding);
-  unsigned char* blocks = groups + ng * kGroupEntrySize + 8;
-  for (std::uint64_t g = 0; g < ng; ++g) {
-    put_le(groups + g * kGroupEntrySize, b.offsets[g * kGroupBlocks], 8);
-    put_le(groups + g * kGroupEntrySize + 8, b.group_sums[g], 8);
-  }
-  put_le(groups + ng * kGroupEntrySize, b.offset, 8);
-  const int bits = block_entry_bits(h.encoding, h.block_size);
-  for (std::uint64_t i = 0; i < h.num_blocks; ++i) {
-    std::uint64_t field = 0;
-    if (b.run_coded()) {  // 0..2 a constant block, else its bytes + 2
-      const std::uint64_t end = i + 1 < h.num_blocks ? b.offsets[i + 1] : b.offset;
-      field = b.constant[i] >= 0 ? static_cast<std::uint64_t>(b.constant[i]) : end - b.offsets[i] + 2;
-      if (b.constant[i] < 0 && end - b.offsets[i] > max_run_block_bytes(h.block_size))
-        return b.fail("internal error: block larger than the format allows");
-    } else {
-      field = b.offsets[i] - b.offsets[i / kGroupBlocks * kGroupBlocks];
-      if (field >> 32 != 0) return b.fail("a group of blocks exceeds 4 GiB");
+    RunCode code;
+    if (Status s = b.run_code(lengths, code); !s.ok()) return s;
+    std::vector<std::uint32_t> fields;
+    fields.reserve(h.num_blocks);
+    if (Status s = b.code_symbols(code, &fields); !s.ok()) return s;
+    const std::string problem = compact_index_head(
+        h.block_size, std::span<const std::uint8_t>(lengths.data(), 256 * static_cast<std::size_t>(code.contexts())),
+        fields, index);
+    if (!problem.empty()) return b.fail(problem);
+    h.index_bytes = index.size() + num_groups(h.num_blocks) * kGroupChecksumSize;
+    b.offset = data_start(h);
+    if (Status s = b.code_symbols(code, nullptr); !s.ok()) return s;
+    if (b.offsets.size() != h.num_blocks || b.group_sums.size() != num_groups(h.num_blocks))
+      return b.fail("internal error: block count");
+    for (std::uint64_t i = 0; i < h.num_blocks; ++i) {  // the blocks are as long as their fields say
+      const std::uint64_t bytes = (i + 1 < h.num_blocks ? b.offsets[i + 1] : b.offset) - b.offsets[i];
+      if (bytes != (fields[i] < 3 ? 0 : fields[i] - 2) || bytes > max_run_block_bytes(h.block_size))
+        return b.fail("internal error: block size");
     }
-    put_bits(blocks, i, bits, static_cast<std::uint32_t>(field));
+    for (std::uint64_t sum : b.group_sums) {
+      unsigned char at[kGroupChecksumSize];
+      put_le(at, sum, kGroupChecksumSize);
+      index.insert(index.end(), at, at + kGroupChecksumSize);
+    }
+  } else {
+    index.resize(h.index_bytes);
+    if (b.run_coded()) {
+      CodeLengths lengths{};
+      RunCode code;
+      if (Status s = b.run_code(lengths, code); !s.ok()) return s;
+      if (Status s = b.code_symbols(code, nullptr); !s.ok()) return s;
+      std::copy(lengths.begin(), lengths.begin() + kCodebookSize, index.begin());
+    }
+    if (b.offsets.size() != h.num_blocks || b.group_sums.size() != num_groups(h.num_blocks))
+      return b.fail("internal error: block count");
+    // Group table, then block table.
+    const std::uint64_t ng = num_groups(h.num_blocks);
+    unsigned char* groups = index.data() + codebook_bytes(h.encoding);
+    unsigned char* blocks = groups + ng * kGroupEntrySize + 8;
+    for (std::uint64_t g = 0; g < ng; ++g) {
+      put_le(groups + g * kGroupEntrySize, b.offsets[g * kGroupBlocks], 8);
+      put_le(groups + g * kGroupEntrySize + 8, b.group_sums[g], 8);
+    }
+    put_le(groups + ng * kGroupEntrySize, b.offset, 8);
+    const int bits = block_entry_bits(h.encoding, h.block_size);
+    for (std::uint64_t i = 0; i < h.num_blocks; ++i) {
+      std::uint64_t field = 0;
+      if (b.run_coded()) {  // 0..2 a constant block, else its bytes + 2
+        const std::uint64_t end = i + 1 < h.num_blocks ? b.offsets[i + 1] : b.offset;
+        field = b.constant[i] >= 0 ? static_cast<std::uint64_t>(b.constant[i]) : end - b.offsets[i] + 2;
+        if (b.constant[i] < 0 && end - b.offsets[i] > max_run_block_bytes(h.block_size))
+          return b.fail("internal error: block larger than the format allows");
+      } else {
+        field = b.offsets[i] - b.offsets[i / kGroupBlocks * kGroupBlocks];
+        if (field >> 32 != 0) return b.fail("a group of blocks exceeds 4 GiB");
+      }
+      put_bits(blocks, i, bits, static_cast<std::uint32_t>(field));
+    }
   }
   h.file_size = b.offset + kTrailerSize;
   const HeaderBytes head = encode_header(h, XXH3_64bits(index.data(), index.size()));
@@ -445,7 +495,7 @@ Status TableBuilder::finish() {
   XXH3_64bits_update(state, head.data(), head.size());
   XXH3_64bits_update(state, index.data(), index.size());
   Bytes chunk(std::size_t{1} << 20);
-  for (std::uint64_t at = data_start(h.encoding, h.block_size, h.num_blocks); at < b.offset;) {
+  for (std::uint64_t at = data_start(h); at < b.offset;) {
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), b.offset - at));
     if (Status s = b.file->read(at, n, chunk.data()); !s.ok()) {
       XXH3_freeState(state);

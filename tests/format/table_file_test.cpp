@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include <xxhash.h>
+#include <zstd.h>
+
+#include <functional>
 
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
@@ -77,9 +80,11 @@ struct Sample {
 // 2Kv1K: 14880 placements, 29760 slots; small blocks so there are many.
 Sample write_sample(const std::string& name, Metric metric = Metric::WDL,
                     ValueEncoding enc = ValueEncoding::WdlRun, std::uint32_t block_size = 1000,
-                    int dont_care_percent = 0, const char* material = "2Kv1K") {
+                    int dont_care_percent = 0, const char* material = "2Kv1K",
+                    std::uint16_t version = kTableFormatVersion) {
   Sample s;
   s.header = default_table_header(rules_of(Variant::Russian), *Material::parse(material), metric);
+  s.header.format_version = version;
   s.header.encoding = enc;
   s.header.block_size = block_size;
   s.header.zstd_level = 3;
@@ -289,10 +294,14 @@ TEST(TableFile, WdlRunParseChoosesDontCareValues) {
       prev_fill[i] = prev_fill[i - 1];
       random_fill[i] = static_cast<std::uint16_t>(rng() % 3);
     }
-  const auto size_of = [&](const std::vector<std::uint16_t>& c, const char* name) {
+  const auto size_of = [&](const std::vector<std::uint16_t>& c, const char* name) {  // the blocks' bytes
     const fs::path p = test_dir() / name;
     EXPECT_TRUE(write_table(p, h, c).ok());
-    return fs::file_size(p);
+    auto r = TableReader::open(p);
+    EXPECT_TRUE(r.ok()) << r.message();
+    std::uint64_t bytes = 0;
+    for (std::uint64_t b = 0; r.ok() && b < (*r)->num_blocks(); ++b) bytes += (*r)->block_bytes(b);
+    return bytes;
   };
   const auto parsed = size_of(given, "parse_dc.wdl"), prev = size_of(prev_fill, "parse_prev.wdl"),
              random = size_of(random_fill, "parse_random.wdl");
@@ -327,20 +336,26 @@ TEST(TableFile, BlockTableLayout) {
   EXPECT_EQ(table_layout::block_entry_bits(ValueEncoding::WdlRun, 1), 3);      // <= 2 bytes + 2
   EXPECT_EQ(table_layout::block_entry_bits(ValueEncoding::WdlRun, 1u << 24), 23);
   EXPECT_EQ(table_layout::block_entry_bits(ValueEncoding::Wdl2, 1024), 32);
-  for (std::uint32_t bs : {1000u, 2048u, 2049u}) {
+  for (std::uint32_t bs : {1000u, 2048u, 2049u, 1u << 20}) {  // 2, 2, 2, 3 bytes a compact block field
     for (ValueEncoding enc : {ValueEncoding::WdlRun, ValueEncoding::Wdl2}) {
       const Sample s = write_sample("entries.wdl", Metric::WDL, enc, bs);
       auto r = TableReader::open(s.path);
       ASSERT_TRUE(r.ok()) << r.message();
       const std::uint64_t nb = (*r)->num_blocks();
-      const int bits = enc == ValueEncoding::WdlRun ? (bs <= 1000 ? 9 : 10) : 32;
+      const int bits = enc == ValueEncoding::WdlRun ? (bs <= 1000 ? 9 : bs <= 2049 ? 10 : 19) : 32;
       EXPECT_EQ(table_layout::block_entry_bits(enc, bs), bits);
       std::uint64_t blocks = 0;
       for (std::uint64_t b = 0; b < nb; ++b) blocks += (*r)->block_bytes(b);
       const std::uint64_t groups = (nb + 63) / 64;
-      EXPECT_EQ(fs::file_size(s.path), kTableHeaderSize + (enc == ValueEncoding::WdlRun ? 6 * 256 : 0) + 16 * groups + 8 +
-                                           (bits * nb + 7) / 8 + blocks + 16)
-          << bs;
+      if (enc == ValueEncoding::WdlRun) {  // version 7: the compact index, its size in the header
+        const Bytes f = read_bytes(s.path);
+        const std::uint64_t index = table_layout::get_le(&f[80], 8);
+        EXPECT_EQ((*r)->header().index_bytes, index);
+        EXPECT_EQ(index, 8 + table_layout::get_le(&f[128], 4) + table_layout::get_le(&f[132], 4) + 8 * groups);
+        EXPECT_EQ(fs::file_size(s.path), kTableHeaderSize + index + blocks + 16) << bs;
+        continue;
+      }
+      EXPECT_EQ(fs::file_size(s.path), kTableHeaderSize + 16 * groups + 8 + (bits * nb + 7) / 8 + blocks + 16) << bs;
     }
   }
 }
@@ -393,9 +408,10 @@ TEST(TableFile, ConstantWdlRunBlocksTakeNoBytes) {
 // field checks are what refuses): a constant block above the max code, a
 // block longer than its positions allow, sizes that do not add up to their
 // group's bytes; and so is each context's code in the codebook.
-TEST(TableFile, RefusesBadBlockFieldsAndCodebooks) {
+TEST(TableFile, RefusesBadBlockFieldsAndCodebooksVersion6) {
   TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("2Kv1K"), Metric::WDL);
   h.block_size = 1024;
+  h.format_version = 6;  // the fixed-layout index
   std::vector<std::uint16_t> codes = make_codes(h.slots, 1, 4);  // max code 1
   for (std::uint64_t j = 0; j < 1024; ++j) codes[j] = 1;          // block 0: constant 1
   const fs::path p = test_dir() / "fields.wdl";
@@ -404,6 +420,7 @@ TEST(TableFile, RefusesBadBlockFieldsAndCodebooks) {
   auto r0 = TableReader::open(p);
   ASSERT_TRUE(r0.ok()) << r0.message();
   ASSERT_EQ((*r0)->header().max_code, 1);
+  ASSERT_EQ((*r0)->header().format_version, 6);
   const std::uint64_t nb = (*r0)->num_blocks();
   const std::uint64_t table = kTableHeaderSize + table_layout::kCodebookSize + 16 * ((nb + 63) / 64) + 8;
   const int bits = table_layout::block_entry_bits(ValueEncoding::WdlRun, 1024);
@@ -450,6 +467,114 @@ TEST(TableFile, RefusesBadBlockFieldsAndCodebooks) {
     write_bytes(bad, x);
     expect_refused(bad, "bad Huffman code lengths");
   }
+}
+
+// A version-7 wdlrun file (fixed 1024-position blocks) with its compact
+// index rebuilt after `edit` changed its code lengths or block fields; the
+// blocks stay as they were, the checksums are made to match.
+Bytes with_compact_index(const Bytes& full,
+                         const std::function<void(std::vector<unsigned char>&, std::vector<std::uint32_t>&)>& edit) {
+  using table_layout::get_le;
+  const std::uint64_t nb = get_le(&full[48], 8), index = get_le(&full[80], 8);
+  const std::uint64_t book = get_le(&full[kTableHeaderSize], 4), table = get_le(&full[kTableHeaderSize + 4], 4);
+  const unsigned char* frames = &full[kTableHeaderSize + table_layout::kCompactIndexHead];
+  std::vector<unsigned char> lengths(table_layout::kMaxCodebookSize), planes(2 * nb);
+  EXPECT_EQ(ZSTD_decompress(lengths.data(), lengths.size(), frames, book), lengths.size());
+  EXPECT_EQ(ZSTD_decompress(planes.data(), planes.size(), frames + book, table), planes.size());
+  std::vector<std::uint32_t> fields(nb);
+  for (std::uint64_t b = 0; b < nb; ++b) fields[b] = planes[b] | static_cast<std::uint32_t>(planes[nb + b]) << 8;
+  edit(lengths, fields);
+  std::vector<unsigned char> head;
+  EXPECT_EQ(table_layout::compact_index_head(1024, lengths, fields, head), "");
+  const std::uint64_t sums = (nb + 63) / 64 * 8;
+  Bytes out(full.begin(), full.begin() + kTableHeaderSize);
+  out.insert(out.end(), head.begin(), head.end());
+  out.insert(out.end(), full.begin() + static_cast<std::ptrdiff_t>(kTableHeaderSize + index - sums), full.end());
+  table_layout::put_le(&out[80], head.size() + sums, 8);
+  table_layout::put_le(&out[56], out.size(), 8);
+  table_layout::repair_checksums(out);
+  return out;
+}
+
+// The same checks on a version-7 file, whose block fields and code lengths
+// are zstd frames in a compact index (FORMAT.md 3.2), and the frames' own.
+TEST(TableFile, RefusesBadBlockFieldsAndCodebooksVersion7) {
+  TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("2Kv1K"), Metric::WDL);
+  ASSERT_EQ(h.block_size, 1024u);
+  std::vector<std::uint16_t> codes = make_codes(h.slots, 1, 4);  // max code 1
+  for (std::uint64_t j = 0; j < 1024; ++j) codes[j] = 1;          // block 0: constant 1
+  const fs::path p = test_dir() / "fields7.wdl";
+  ASSERT_TRUE(write_table(p, h, codes).ok());
+  const Bytes full = read_bytes(p);
+  ASSERT_EQ(table_layout::get_le(&full[8], 2), 7u);
+  const fs::path bad = test_dir() / "fields7_bad.wdl";
+  const auto edited = [&](const std::function<void(std::vector<unsigned char>&, std::vector<std::uint32_t>&)>& edit) {
+    write_bytes(bad, with_compact_index(full, edit));
+  };
+  edited([](auto&, auto& f) { EXPECT_EQ(f[0], 1u); });  // unchanged: accepted, every code read back
+  {
+    auto r = TableReader::open(bad);
+    ASSERT_TRUE(r.ok()) << r.message();
+    for (std::uint64_t slot = 0; slot < codes.size(); ++slot) ASSERT_EQ(*(*r)->get(slot), codes[slot]) << slot;
+  }
+  edited([](auto&, auto& f) { f[0] = 2; });
+  expect_refused(bad, "constant block above the max code");
+  edited([](auto&, auto& f) { f[1] += 1; });
+  expect_refused(bad, "index does not span the data section");
+  edited([](auto&, auto& f) { f[1] = 384 + 3; });
+  expect_refused(bad, "longer than its positions allow");
+  edited([](auto& l, auto&) { l[35 * 256] = l[35 * 256 + 1] = l[35 * 256 + 2] = 1; });  // context 35 over-subscribed
+  expect_refused(bad, "bad Huffman code lengths");
+  // The frames themselves: a changed byte, a size that is not the frame's.
+  const std::uint64_t book = table_layout::get_le(&full[kTableHeaderSize], 4);
+  const std::uint64_t frames = kTableHeaderSize + table_layout::kCompactIndexHead;
+  for (std::uint64_t at : {frames, frames + book}) {  // a frame's magic number
+    Bytes x = full;
+    x[at] ^= 0x5A;
+    table_layout::repair_checksums(x);
+    write_bytes(bad, x);
+    expect_refused(bad, at < frames + book ? "bad compressed codebook" : "bad compressed block table");
+  }
+  {
+    Bytes x = full;
+    table_layout::put_le(&x[kTableHeaderSize], book - 1, 4);
+    table_layout::repair_checksums(x);
+    write_bytes(bad, x);
+    expect_refused(bad, "do not add up to its size");
+  }
+  {
+    Bytes x = full;  // an index size below its group checksums
+    table_layout::put_le(&x[80], 3, 8);
+    table_layout::repair_checksums(x);
+    write_bytes(bad, x);
+    expect_refused(bad, "smaller than its group checksums");
+  }
+}
+
+// Version-6 files (6 contexts, the fixed-layout index) are still read, and
+// written on request.
+TEST(TableFile, ReadsVersion6Wdl) {
+  TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("2Kv1K1M"), Metric::WDL);
+  std::vector<std::uint16_t> codes = make_codes(h.slots, 2, 9);
+  for (std::uint64_t j = 0; j < codes.size(); j += 7) codes[j] = kDontCareCode;
+  for (std::uint16_t version : {std::uint16_t{6}, kTableFormatVersion}) {
+    h.format_version = version;
+    const fs::path p = test_dir() / ("v" + std::to_string(version) + ".wdl");
+    ASSERT_TRUE(write_table(p, h, codes).ok());
+    auto r = TableReader::open(p);
+    ASSERT_TRUE(r.ok()) << r.message();
+    EXPECT_EQ((*r)->header().format_version, version);
+    EXPECT_EQ((*r)->header().index_bytes,
+              version == 6 ? table_layout::fixed_index_bytes(ValueEncoding::WdlRun, 1024, (*r)->num_blocks())
+                           : table_layout::get_le(&read_bytes(p)[80], 8));
+    for (std::uint64_t slot = 0; slot < codes.size(); ++slot) {
+      const auto got = (*r)->get(slot);
+      ASSERT_TRUE(got.ok()) << version << " " << slot << ": " << got.message();
+      if (codes[slot] != kDontCareCode) ASSERT_EQ(*got, codes[slot]) << version << " " << slot;
+    }
+    EXPECT_TRUE((*r)->verify_file_checksum().ok());
+  }
+  EXPECT_LT(fs::file_size(test_dir() / "v7.wdl"), fs::file_size(test_dir() / "v6.wdl"));
 }
 
 TEST(TableFile, SymmetricMaterial) {
@@ -533,9 +658,10 @@ TEST(TableFile, RefusesMissingEmptyForeignAndNewer) {
 TEST(TableFile, ReadsVersion4) {
   for (Metric metric : {Metric::WDL, Metric::DTW}) {
     const Sample s = write_sample(metric == Metric::WDL ? "v4.wdl" : "v4.dtw", metric,
-                                  metric == Metric::WDL ? ValueEncoding::WdlRun : ValueEncoding::U16Planes);
+                                  metric == Metric::WDL ? ValueEncoding::WdlRun : ValueEncoding::U16Planes, 1000, 0,
+                                  "2Kv1K", 6);  // version 6's layout
     Bytes c = read_bytes(s.path);
-    EXPECT_EQ(c[8], kTableFormatVersion);
+    EXPECT_EQ(c[8], 6);
     table_layout::put_le(&c[8], 4, 2);
     table_layout::put_le(&c[120], XXH3_64bits(c.data(), 120), 8);
     write_bytes(s.path, c);
@@ -635,9 +761,11 @@ TEST(TableFile, RefusesCorruptedBytes) {
     write_bytes(bad, b);
     expect_refused(bad, "header");
   }
-  // In the index (codebook, group table, block table): refused at open.
+  // In the index (its head, the codebook frame, the block-table frame, the
+  // group checksums): refused at open.
   Bytes b;
-  for (std::size_t at : {std::size_t{3}, std::size_t{6 * 256 + 20}, std::size_t{6 * 256 + 5 * 16 + 8 + 40}}) {
+  const std::size_t index = table_layout::get_le(&full[80], 8), book = table_layout::get_le(&full[128], 4);
+  for (std::size_t at : {std::size_t{3}, 8 + book / 2, 8 + book + 3, index - 5}) {
     b = full;
     b[kTableHeaderSize + at] ^= 1;
     write_bytes(bad, b);
@@ -858,18 +986,38 @@ TEST(RunCodec, CodeLengthsStayWithinTwelveBitsAndFormAPrefixCode) {
     if (lengths[s] != 0) kraft += std::ldexp(1.0, -lengths[s]);
   }
   EXPECT_LE(kraft, 1.0);
-  table_layout::RunCode code;
-  table_layout::CodeLengths book{};
-  for (int c = 0; c < table_layout::kContexts; ++c) std::copy(lengths.begin(), lengths.end(), book.begin() + 256 * c);
-  EXPECT_TRUE(code.init(book));
-  table_layout::CodeLengths over = book;
-  over[5 * 256 + 0] = over[5 * 256 + 1] = over[5 * 256 + 2] = 1;  // context 5: three codes of one bit
-  EXPECT_FALSE(code.init(over));
-  // No symbol at all is a valid codebook (every block constant), but no
-  // block of symbols decodes with it.
-  EXPECT_TRUE(code.init(table_layout::CodeLengths{}));
-  std::vector<unsigned char> packed(8);
-  for (unsigned x = 0; x < 256; ++x) EXPECT_FALSE(code.decode_packed(std::vector<unsigned char>{static_cast<unsigned char>(x)}, 4, packed.data()));
+  for (int contexts : {table_layout::kContexts, table_layout::kHistoryContexts}) {
+    table_layout::RunCode code;
+    table_layout::CodeLengths book{};
+    for (int c = 0; c < contexts; ++c) std::copy(lengths.begin(), lengths.end(), book.begin() + 256 * c);
+    const auto used = [&](const table_layout::CodeLengths& b) {
+      return std::span<const std::uint8_t>(b.data(), 256 * static_cast<std::size_t>(contexts));
+    };
+    EXPECT_TRUE(code.init(used(book)));
+    EXPECT_EQ(code.contexts(), contexts);
+    table_layout::CodeLengths over = book;
+    const int last = contexts - 1;
+    over[last * 256 + 0] = over[last * 256 + 1] = over[last * 256 + 2] = 1;  // the last context: three codes of one bit
+    EXPECT_FALSE(code.init(used(over)));
+    EXPECT_FALSE(code.init(std::span<const std::uint8_t>(book.data(), 256 * 7)));  // neither 6 nor 36 contexts
+    // No symbol at all is a valid codebook (every block constant), but no
+    // block of symbols decodes with it.
+    EXPECT_TRUE(code.init(used(table_layout::CodeLengths{})));
+    std::vector<unsigned char> packed(8);
+    for (unsigned x = 0; x < 256; ++x) EXPECT_FALSE(code.decode_packed(std::vector<unsigned char>{static_cast<unsigned char>(x)}, 4, packed.data()));
+  }
+}
+
+// Version 7's 36 contexts: 6 x the class of the symbol two before + the
+// class of the one before (FORMAT.md 3.4).
+TEST(RunCodec, HistoryContextsAreTheOnesInFormatMd) {
+  using table_layout::code_context;
+  EXPECT_EQ(code_context(0, 27, 6), 1);           // 6 contexts: the class of the symbol before
+  EXPECT_EQ(code_context(4, 81 + 116, 6), 5);
+  EXPECT_EQ(code_context(0, 27, 36), 1);          // a block's second symbol: class 0 before the first
+  EXPECT_EQ(code_context(1, 81 + 58, 36), 6 * 1 + 4);
+  EXPECT_EQ(code_context(6 * 1 + 4, 80, 36), 6 * 4 + 2);
+  EXPECT_EQ(code_context(35, 0, 36), 6 * 5 + 0);
 }
 
 // The context of a symbol is what the symbol before it was (FORMAT.md 3.4):
@@ -893,14 +1041,21 @@ RC_GTEST_PROP(RunCodec, SymbolsRoundTripAndGarbageIsRefusedSafely, ()) {
   std::vector<std::uint16_t> codes = make_codes(n, 2, *rc::gen::arbitrary<unsigned>());
   std::vector<unsigned char> symbols;
   table_layout::run_symbols(codes, symbols);
+  const int contexts = *rc::gen::element(table_layout::kContexts, table_layout::kHistoryContexts);
   table_layout::SymbolCounts counts{};
   int ctx = 0;
   for (unsigned char x : symbols) {
     ++counts[ctx][x];
-    ctx = table_layout::next_context(x);
+    ctx = table_layout::code_context(ctx, x, contexts);
   }
   table_layout::RunCode code;
-  RC_ASSERT(code.init(table_layout::context_code_lengths(counts)));
+  const table_layout::CodeLengths book = table_layout::context_code_lengths(counts, contexts);
+  RC_ASSERT(code.init(std::span<const std::uint8_t>(book.data(), 256 * static_cast<std::size_t>(contexts))));
+  RC_ASSERT(code.encoded_bytes(symbols) == [&] {
+    std::vector<unsigned char> b;
+    code.encode(symbols, b);
+    return static_cast<std::uint64_t>(b.size());
+  }());
   std::vector<unsigned char> bits;
   code.encode(symbols, bits);
   std::vector<unsigned char> packed((n + 3) / 4 + 16, 0xEE);

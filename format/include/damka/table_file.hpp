@@ -2,7 +2,7 @@
 // as fixed-size blocks of slots (see slots.hpp), each block compressed on its
 // own (WDL: run-length symbols with a Huffman code; DTW/DTC: zstd), found
 // through a compact index, guarded by xxHash checksums.  The byte-by-byte
-// layout is in format/FORMAT.md (format version 6).
+// layout is in format/FORMAT.md (format version 7).
 #pragma once
 
 #include <cstdint>
@@ -21,13 +21,15 @@
 
 namespace damka {
 
-// The version this build writes.  It reads versions kOldestReadVersion..6:
-// version 5 differs only in that it has no one-side distance files (header
+// The version this build writes.  It reads versions kOldestReadVersion..7:
+// version 6 differs only in its WDL (wdlrun) files: 6 Huffman contexts
+// instead of 36, and an index of fixed layout (FORMAT.md 3.2); version 5
+// differs only in that it has no one-side distance files (header
 // byte 72, StoredSide below; a version-5 file stores both sides), version 4
 // in that its DTW and DTC files store the entries of drawn positions (which
 // version 5 leaves don't care, FORMAT.md 3.5); reading either the
 // version-6 way gives the same values.
-inline constexpr std::uint16_t kTableFormatVersion = 6;
+inline constexpr std::uint16_t kTableFormatVersion = 7;
 inline constexpr std::uint16_t kOldestReadVersion = 4;
 inline constexpr std::uint32_t kTableHeaderSize = 128;
 inline constexpr std::uint32_t kMaxBlockSize = 1u << 24;  // positions per block
@@ -59,7 +61,9 @@ enum class StoredSide : std::uint8_t { Both = 0, White = 1, Black = 2 };
 std::string_view stored_side_name(StoredSide s);  // "both", "white", "black"
 
 struct TableHeader {
-  std::uint16_t format_version = kTableFormatVersion;  // set by write_table
+  // Set by write_table: this build's version, or 6 when 6 is given (files
+  // for readers of older builds).
+  std::uint16_t format_version = kTableFormatVersion;
   Variant variant = Variant::Russian;
   std::uint64_t fingerprint = 0;  // Rules::fingerprint() of the variant
   Material material;              // canonical
@@ -76,6 +80,7 @@ struct TableHeader {
   std::uint16_t max_code = 0;     // largest code in the table
   std::uint64_t num_blocks = 0;
   std::uint64_t file_size = 0;
+  std::uint64_t index_bytes = 0;  // the index after the header (FORMAT.md 3: codebook, groups, blocks)
 
   // 1 = White to move only (symmetric material), 2 = White then Black.
   int sides() const { return material.is_symmetric() ? 1 : 2; }
