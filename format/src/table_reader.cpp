@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 #include "table_layout.hpp"
 
@@ -93,15 +94,21 @@ Expected<std::unique_ptr<TableReader>> TableReader::open(const std::filesystem::
                         " (extra bytes at the end)",
                     ErrorCode::Corrupt);
 
-  // The index fits in the file (decode_header checked file_size).
-  Bytes index(h.index_bytes);
-  if (Status s = r->file_->read(kTableHeaderSize, index.size(), index.data()); !s.ok())
-    return r->read_error("the index", s);
-  if (XXH3_64bits(index.data(), index.size()) != table_checksum)
-    return r->error("index checksum mismatch (corrupted)", ErrorCode::Corrupt);
+  // The index fits in the file (decode_header checked file_size).  Its
+  // arrays take some bytes a block: a compact index may claim up to 8
+  // blocks per byte of the file, so memory can run out on a hostile one.
   ParsedIndex parsed;
-  if (std::string problem = parse_index(h, index, parsed); !problem.empty())
-    return r->error(problem, ErrorCode::Corrupt);
+  try {
+    Bytes index(h.index_bytes);
+    if (Status s = r->file_->read(kTableHeaderSize, index.size(), index.data()); !s.ok())
+      return r->read_error("the index", s);
+    if (XXH3_64bits(index.data(), index.size()) != table_checksum)
+      return r->error("index checksum mismatch (corrupted)", ErrorCode::Corrupt);
+    if (std::string problem = parse_index(h, index, parsed); !problem.empty())
+      return r->error(problem, ErrorCode::Corrupt);
+  } catch (const std::bad_alloc&) {
+    return r->error("out of memory for the index (" + std::to_string(h.num_blocks) + " blocks)", ErrorCode::Io);
+  }
   r->group_base_ = std::move(parsed.group_base);
   r->group_checksum_ = std::move(parsed.group_checksum);
   r->block_rel_ = std::move(parsed.block_rel);
