@@ -407,7 +407,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       opt.resolved->resize(slots);
       resolved = opt.resolved->data();
     }
-    UnitSolver solver(rules, L, passes, opt.before_unit);
+    UnitSolver solver(rules, L, passes, opt.before_unit, opt.large_unit);
     std::vector<std::unique_ptr<SuccessorReader>> readers;
     for (int t = 0; t < threads; ++t) readers.push_back(successors.reader());
     std::vector<UnitSolver::Scratch> scratch(static_cast<std::size_t>(threads));

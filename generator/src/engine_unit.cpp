@@ -71,8 +71,8 @@ struct Ops {
 }  // namespace
 
 UnitSolver::UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes,
-                       std::function<void()> before_unit)
-    : r_(rules), L_(layout), passes_(passes), before_unit_(std::move(before_unit)) {}
+                       std::function<void()> before_unit, std::uint64_t large_unit)
+    : r_(rules), L_(layout), passes_(passes), before_unit_(std::move(before_unit)), large_unit_(large_unit) {}
 
 Position UnitSolver::position(const Unit& u, std::uint64_t l) const {
   const int part = l >= L_.K ? 1 : 0;
@@ -279,6 +279,11 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   auto wdl = [&](std::uint64_t l) { return Value::decode(l < K ? prim0[l] : prim1[l - K]).wdl; };
   const BigVector<std::uint16_t>& win_exit = s.win_exit[pass];
   const BigVector<std::uint16_t>& loss_exit = s.loss_exit[pass];
+  // A unit whose arrays outgrow the caches (kings-heavy materials: millions
+  // of positions, tens of millions of edges): its scattered reads are
+  // fetched ahead.  A small unit stays in the caches, where the fetches
+  // would only cost instructions.
+  const bool large = n >= large_unit_;
 
   std::vector<std::vector<std::uint64_t>>& buckets = s.buckets;
   buckets.clear();
@@ -342,15 +347,35 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   else
     for (std::uint64_t l = 0; l < n; ++l) start(l, buckets);
 
-  // Finalises entry e at distance d; new entries go to `out`.
-  auto process = [&](std::uint64_t e, std::uint64_t d, std::vector<std::vector<std::uint64_t>>& out) {
+  // The predecessors' entries are scattered over the unit (a kings-only
+  // team's unit is the whole table): their cache lines are fetched ahead,
+  // so the misses overlap instead of stalling each visit in turn (4Kv2K
+  // spent most of its time on the first two loads of visit).  What a visit
+  // of a predecessor lp of a won (win) or lost position reads:
+  auto fetch = [&](std::uint64_t lp, bool win) {
+    if (!Edges) __builtin_prefetch(&s.flags[lp]);
+    __builtin_prefetch(&code_at(lp));
+    if (sec) __builtin_prefetch(lp < K ? &prim0[lp] : &prim1[lp - K]);
+    if (win)
+      __builtin_prefetch(&s.pending[lp]);
+    else
+      __builtin_prefetch(&s.queued[lp]);
+  };
+  // Finalises entry e at distance d; new entries go to `out`.  `fetched`:
+  // the caller has fetched its predecessors' entries (a large serial unit's
+  // pipeline below); else a team's visits fetch them first.
+  auto process = [&](std::uint64_t e, std::uint64_t d, std::vector<std::vector<std::uint64_t>>& out,
+                     bool fetched = false) {
     const std::uint64_t l = e >> 1;
     const bool win = e & 1;
     const std::uint16_t value = (win ? Value::win(static_cast<int>(d)) : Value::loss(static_cast<int>(d))).encode();
     if (!O::claim(code_at(l), value)) return;
     const auto next = static_cast<std::uint16_t>(d + 1);
     auto visit = [&](std::uint64_t lp) {
-      if ((s.flags[lp] & kCaptureFlag) || O::is_set(code_at(lp))) return;
+      // A capture position has no quiet moves, so no edge comes from one:
+      // only un-moves (no graph) reach them (not asserted: the load is the
+      // cost saved).
+      if ((!Edges && (s.flags[lp] & kCaptureFlag)) || O::is_set(code_at(lp))) return;
       if (!win) {
         // pp moves into a lost position: a win in d + 1 (if it keeps the win).
         if (sec && wdl(lp) != Wdl::Win) return;
@@ -361,23 +386,10 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
         push(out, std::max<std::uint64_t>(next, loss_exit[lp]), lp * 2);
       }
     };
-    // The predecessors' entries are scattered over the unit (a kings-only
-    // team's unit is the whole table): their cache lines are fetched a
-    // batch ahead, so the misses overlap instead of stalling each visit in
-    // turn (4Kv2K spent most of its time on the first two loads of visit).
-    // The visits keep their order.
-    auto fetch = [&](std::uint64_t lp) {
-      __builtin_prefetch(&s.flags[lp]);
-      __builtin_prefetch(&code_at(lp));
-      if (win)
-        __builtin_prefetch(&s.pending[lp]);
-      else
-        __builtin_prefetch(&s.queued[lp]);
-    };
     if constexpr (Edges) {
       const std::uint32_t first = s.rev_off[l], last = s.rev_off[l + 1];
-      if constexpr (Par)  // a serial unit is small enough for the caches: no gain measured there
-        for (std::uint32_t e = first; e < last; ++e) fetch(s.rev[e]);
+      if (Par && !fetched)
+        for (std::uint32_t e = first; e < last; ++e) fetch(s.rev[e], win);
       for (std::uint32_t e = first; e < last; ++e) visit(s.rev[e]);
     } else {
       std::array<std::uint64_t, 32> batch;
@@ -388,7 +400,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
           held = 0;
         }
         batch[held] = local_of(u, pp);
-        fetch(batch[held++]);
+        fetch(batch[held++], win);
       });
       for (std::size_t i = 0; i < held; ++i) visit(batch[i]);
     }
@@ -404,7 +416,37 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
         continue;
       }
     }
-    for (std::uint64_t e : current) process(e, d, buckets);
+    if (!large) {
+      for (std::uint64_t e : current) process(e, d, buckets);
+      continue;
+    }
+    // A large unit: a pipeline over the bucket's entries.  The entry
+    // kList ahead has its value and its predecessor list's bounds fetched,
+    // the one kEdges ahead its predecessor list, and the one kPreds ahead
+    // its predecessors' entries, while this one is processed (units time
+    // of 4K1Mv1K on one thread: -17%; 5K1Mv1K on two: -10%; 8/4/1 and
+    // 24/12/4 measured no better).  Without the graph, process() fetches each
+    // batch of un-moves itself.
+    constexpr std::size_t kList = 16, kEdges = 8, kPreds = 2;
+    const std::size_t size = current.size();
+    auto fetch_preds = [&](std::size_t j) {
+      if constexpr (Edges) {
+        const std::uint64_t lj = current[j] >> 1;
+        for (std::uint32_t e = s.rev_off[lj]; e < s.rev_off[lj + 1]; ++e) fetch(s.rev[e], current[j] & 1);
+      }
+    };
+    for (std::size_t j = 0; j < std::min(size, kPreds); ++j) fetch_preds(j);
+    for (std::size_t i = 0; i < size; ++i) {
+      if (i + kList < size) {
+        const std::uint64_t la = current[i + kList] >> 1;
+        __builtin_prefetch(&code_at(la));
+        if constexpr (Edges) __builtin_prefetch(&s.rev_off[la]);
+      }
+      if constexpr (Edges)
+        if (i + kEdges < size) __builtin_prefetch(&s.rev[s.rev_off[current[i + kEdges] >> 1]]);
+      if (i + kPreds < size) fetch_preds(i + kPreds);
+      process(current[i], d, buckets, Edges);
+    }
   }
   // Never resolved: a draw (a secondary pass must resolve every won or lost
   // position its primary did).

@@ -110,8 +110,9 @@ class UnitSolver {
 
   // before_unit (a test aid, BuildOptions::before_unit; may be empty) is
   // called by each worker before it gathers a unit or a chunk of one.
+  // large_unit: BuildOptions::large_unit.
   UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes,
-             std::function<void()> before_unit = {});
+             std::function<void()> before_unit = {}, std::uint64_t large_unit = kLargeUnit);
 
   // Solves u by this thread alone; writes its values into `cur`.  `next`
   // holds the level above (null at the top level: no man move is possible).
@@ -194,6 +195,7 @@ class UnitSolver {
   const Layout& L_;
   const PassList& passes_;
   std::function<void()> before_unit_;
+  std::uint64_t large_unit_;
   mutable std::atomic<bool> inconsistent_{false};
 };
 

@@ -15,40 +15,9 @@
 namespace damka {
 namespace {
 
-using test::CollectSink;
-
-struct Built {
-  std::vector<std::vector<std::uint16_t>> codes;
-  BuildStats stats;
-};
-
-Built build(const Rules& r, const Material& m, const SuccessorSource& succ, BuildOptions opt) {
-  CollectSink sink;
-  Built b;
-  const Status s = build_material(r, m, succ, sink, opt, b.stats);
-  EXPECT_TRUE(s.ok()) << s.message();
-  b.codes = std::move(sink.codes);
-  return b;
-}
-
-void expect_same(const Built& a, const Built& b, const std::string& what) {
-  ASSERT_EQ(a.codes.size(), b.codes.size()) << what;
-  for (std::size_t i = 0; i < a.codes.size(); ++i) {
-    ASSERT_EQ(a.codes[i].size(), b.codes[i].size()) << what;
-    std::size_t differ = 0, first = 0;
-    for (std::size_t k = 0; k < a.codes[i].size(); ++k)
-      if (a.codes[i][k] != b.codes[i][k] && differ++ == 0) first = k;
-    EXPECT_EQ(differ, 0u) << what << ": pass " << i << ", first at slot " << first << " (" << a.codes[i][first]
-                          << " against " << b.codes[i][first] << ")";
-  }
-  for (int side = 0; side < 2; ++side) {
-    EXPECT_EQ(a.stats.side[side].wins, b.stats.side[side].wins) << what;
-    EXPECT_EQ(a.stats.side[side].draws, b.stats.side[side].draws) << what;
-    EXPECT_EQ(a.stats.side[side].losses, b.stats.side[side].losses) << what;
-    EXPECT_EQ(a.stats.side[side].longest_win, b.stats.side[side].longest_win) << what;
-    EXPECT_EQ(a.stats.side[side].longest_win_dtc, b.stats.side[side].longest_win_dtc) << what;
-  }
-}
+using test::Built;
+using test::build;
+using test::expect_same;
 
 TEST(KingsOnlySweep, SameValuesAsTheUnitSolverForAnyThreadsAndPasses) {
   // The statutes' limited count: restarts on captures and promotions, a win

@@ -174,6 +174,10 @@ class LevelSplit {
 // 30 bytes per position).  The values are the same; tests compare them.
 enum class KingsOnly { Auto, Sweep, Team };
 
+// BuildOptions::large_unit's default: 65536 positions (kings-heavy
+// materials such as 4K1Mv1K: about 1.7 million a unit).
+inline constexpr std::uint64_t kLargeUnit = std::uint64_t{1} << 16;
+
 struct BuildOptions {
   MetricSet metrics;
   // A limited count (metric_spec.hpp; the statutes) run alone instead of
@@ -208,6 +212,11 @@ struct BuildOptions {
   Env* env = nullptr;
   // How kings-only materials (one unit: the whole table) are solved.
   KingsOnly kings_only = KingsOnly::Auto;
+  // Units of at least this many positions are solved with their scattered
+  // reads fetched ahead (a pipeline over each distance of a pass: their
+  // arrays outgrow the caches); smaller ones are not.  No value depends on
+  // it: a test sets 0 to run every unit of small tables through it.
+  std::uint64_t large_unit = kLargeUnit;
   // Test aid (empty in normal use): called by each worker before it
   // gathers a unit or a chunk of one; a test throws std::bad_alloc from it
   // to check that running out of memory in a worker is a clean error.
