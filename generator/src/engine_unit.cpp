@@ -362,8 +362,8 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
       __builtin_prefetch(&s.queued[lp]);
   };
   // Finalises entry e at distance d; new entries go to `out`.  `fetched`:
-  // the caller has fetched its predecessors' entries (a large serial unit's
-  // pipeline below); else a team's visits fetch them first.
+  // the caller has fetched its predecessors' entries (the pipeline below,
+  // with the graph); else a team's visits fetch them first.
   auto process = [&](std::uint64_t e, std::uint64_t d, std::vector<std::vector<std::uint64_t>>& out,
                      bool fetched = false) {
     const std::uint64_t l = e >> 1;
@@ -424,7 +424,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
     // kList ahead has its value and its predecessor list's bounds fetched,
     // the one kEdges ahead its predecessor list, and the one kPreds ahead
     // its predecessors' entries, while this one is processed (units time
-    // of 4K1Mv1K on one thread: -17%; 5K1Mv1K on two: -10%; 8/4/1 and
+    // of 4K1Mv1K on one thread: -19%; 5K1Mv1K on two: -10%; 8/4/1 and
     // 24/12/4 measured no better).  Without the graph, process() fetches each
     // batch of un-moves itself.
     constexpr std::size_t kList = 16, kEdges = 8, kPreds = 2;
@@ -445,7 +445,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
       if constexpr (Edges)
         if (i + kEdges < size) __builtin_prefetch(&s.rev[s.rev_off[current[i + kEdges] >> 1]]);
       if (i + kPreds < size) fetch_preds(i + kPreds);
-      process(current[i], d, buckets, Edges);
+      process(current[i], d, buckets, /*fetched=*/true);
     }
   }
   // Never resolved: a draw (a secondary pass must resolve every won or lost
