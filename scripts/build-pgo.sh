@@ -11,6 +11,14 @@
 # DAMKA_NATIVE (default ON: this CPU only; OFF for a portable binary).
 set -euo pipefail
 shopt -s nullglob
+case "${1:-}" in
+  -h | --help)
+    sed -n '2,/^$/{s/^# \{0,1\}//p}' "$0"
+    echo "Usage: bash scripts/build-pgo.sh [BUILD_DIR]   (default build-pgo)"
+    exit 0
+    ;;
+  -*) echo "build-pgo.sh: unknown option '$1' (--help)" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 dir=$(realpath -m "${1:-build-pgo}")
 pieces=${DAMKA_PGO_PIECES:-5}
