@@ -11,6 +11,9 @@
 #include <bit>
 #include <cassert>
 
+#include "movegen_detail.hpp"
+#include "rules_table.hpp"
+
 namespace damka {
 namespace {
 
@@ -95,14 +98,44 @@ struct ShortJumps {
 };
 constexpr ShortJumps kShortJumps{};
 
-// The capture search of one piece.
+// The fields of Rules that a capture search reads.
+struct CaptureShape {
+  bool men_capture_backward;
+  KingRange king_range;
+  KingLanding king_landing;
+  bool king_must_land_to_continue;
+  Removal removal;
+  CapturePromotion capture_promotion;
+  friend constexpr bool operator==(const CaptureShape&, const CaptureShape&) = default;
+};
+constexpr CaptureShape capture_shape(const Rules& r) {
+  return {r.men_capture_backward, r.king_range, r.king_landing, r.king_must_land_to_continue,
+          r.removal, r.capture_promotion};
+}
+
+// How the search reads its shape: fixed at compile time (one instantiation
+// per distinct shape of the variant table, so that a variant's search tests
+// no rule it does not have: Russian, Brazilian/Filipino/Mozambique, Thai,
+// English), or from the Rules at run time (a Rules value not in the table).
+template <CaptureShape S>
+struct FixedShape {
+  explicit constexpr FixedShape(const Rules&) {}
+  static constexpr CaptureShape get() { return S; }
+};
+struct RuntimeShape {
+  explicit constexpr RuntimeShape(const Rules& r) : s(capture_shape(r)) {}
+  constexpr CaptureShape get() const { return s; }
+  CaptureShape s;
+};
+
+// The capture search of one piece, its rules read through Shape.
+template <class Shape>
 class CaptureSearch {
  public:
   // `root`: the victims of the position itself (nothing taken yet).
-  CaptureSearch(const Rules& r, const Position& p, const Victims& root, MoveList& out)
-      : r_(r),
+  CaptureSearch(Shape shape, const Position& p, const Victims& root, MoveList& out)
+      : k_(shape),
         me_(p.side_to_move),
-        flying_(r.king_range == KingRange::Flying),
         opp_(p.pieces(opposite(p.side_to_move))),
         occ_all_(p.occupied()),
         root_(root),
@@ -117,20 +150,20 @@ class CaptureSearch {
     cur_.victim_order = 0;
     // A first jump never lands on or passes the start square, so the
     // position's own victims (start square occupied) decide it.
-    search(from, king, 0, king && flying_ ? flying_dirs(from, root_) : short_dirs(from, king, 0));
+    search(from, king, 0, king && flying() ? flying_dirs(from, root_) : short_dirs(from, king, 0));
   }
 
  private:
   // The occupied squares once `taken` are taken (still there until the end
   // under the Turkish strike).
   Bitboard occupancy(Bitboard taken) const {
-    return r_.removal == Removal::AtEnd ? occ0_ : (occ0_ & ~taken);
+    return k_.get().removal == Removal::AtEnd ? occ0_ : (occ0_ & ~taken);
   }
   // The victims once `taken` are taken.
   Victims victims(Bitboard taken) {
     Victims v;
     const Bitboard capturable = opp_ & ~taken;
-    if (r_.removal == Removal::AtEnd) {
+    if (k_.get().removal == Removal::AtEnd) {
       if (!behind_ready_) {  // on the first need: most men's captures never ask
         behind_ = {shift(~occ0_, DownRight), shift(~occ0_, DownLeft), shift(~occ0_, UpRight), shift(~occ0_, UpLeft)};
         behind_ready_ = true;
@@ -144,7 +177,7 @@ class CaptureSearch {
     return v;
   }
   std::span<const Dir> man_dirs() const {
-    return r_.men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me_);
+    return k_.get().men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me_);
   }
 
   // The directions (bit d) in which a flying king on s has a jump.
@@ -167,7 +200,7 @@ class CaptureSearch {
   }
   // The directions (bit d) in which the piece on s has a jump once `taken` are taken.
   unsigned jump_dirs(int s, bool king, Bitboard taken) {
-    return king && flying_ ? flying_dirs(s, victims(taken)) : short_dirs(s, king, taken);
+    return king && flying() ? flying_dirs(s, victims(taken)) : short_dirs(s, king, taken);
   }
 
   // Field by field into the list: copying cur_ whole would read it with
@@ -205,7 +238,7 @@ class CaptureSearch {
     const Bitboard occ = occupancy(taken);
     for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs()) {
       if (!(dirs & (1u << d))) continue;
-      const int victim = king && flying_ ? first_blocker(s, d, occ) : step(s, d);
+      const int victim = king && flying() ? first_blocker(s, d, occ) : step(s, d);
       assert(victim >= 0 && (opp_ & ~taken & bit(victim)));
       const int land = step(victim, d);
       assert(land >= 0 && !(occ & bit(land)));
@@ -213,7 +246,7 @@ class CaptureSearch {
       if (!king) {
         push(land, victim);
         if (promotion_row(me_) & bit(land)) {
-          switch (r_.capture_promotion) {
+          switch (k_.get().capture_promotion) {
             case CapturePromotion::ContinueAsKing: search(land, true, next, jump_dirs(land, true, next)); break;
             case CapturePromotion::ContinueAsManElsePromote:
               search(land, false, next, jump_dirs(land, false, next));
@@ -224,7 +257,7 @@ class CaptureSearch {
           search(land, false, next, short_dirs(land, false, next));
         }
         pop();
-      } else if (!flying_ || r_.king_landing == KingLanding::RightBehind) {
+      } else if (!flying() || k_.get().king_landing == KingLanding::RightBehind) {
         push(land, victim);
         search(land, true, next, jump_dirs(land, true, next));
         pop();
@@ -243,7 +276,7 @@ class CaptureSearch {
           ++n;
         }
         for (int i = 0; i < n; ++i) {
-          if (r_.king_must_land_to_continue && some_continue && further[i] == 0) continue;
+          if (k_.get().king_must_land_to_continue && some_continue && further[i] == 0) continue;
           push(lands[i], victim);
           search(lands[i], true, next, further[i]);
           pop();
@@ -252,9 +285,11 @@ class CaptureSearch {
     }
   }
 
-  const Rules& r_;
+  // Whether kings fly: a constant of a fixed shape.
+  bool flying() const { return k_.get().king_range == KingRange::Flying; }
+
+  Shape k_;
   Color me_;
-  bool flying_;
   Bitboard opp_, occ_all_, occ0_ = 0;
   std::array<Bitboard, kNumDirs> behind_{};  // Removal::AtEnd: empty squares (start included) one step back along d
   bool behind_ready_ = false;
@@ -269,7 +304,9 @@ int capture_value(const Position& p, const Move& m) {
   return popcount(m.taken & p.men[idx(them)]) + 2 * popcount(m.taken & p.kings[idx(them)]);
 }
 
-void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
+// The captures of p, the search's rules read through Shape.
+template <class Shape>
+void generate_captures_as(Shape shape, const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
   const Color me = p.side_to_move;
   const Bitboard opp = p.pieces(opposite(me));
   const Bitboard empty = p.empty();
@@ -278,12 +315,12 @@ void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMod
   // Each direction spelt out: shift() of a direction known at compile time has no branch.
   root.along = {victims_along(opp, empty, UpLeft), victims_along(opp, empty, UpRight),
                 victims_along(opp, empty, DownLeft), victims_along(opp, empty, DownRight)};
-  CaptureSearch cs(r, p, root, out);
+  CaptureSearch<Shape> cs(shape, p, root, out);
   // Only men with a first jump (a victim along d on the next square along
   // d) start a search.
   const Bitboard up = shift(root.along[UpLeft], DownRight) | shift(root.along[UpRight], DownLeft);
   const Bitboard down = shift(root.along[DownLeft], UpRight) | shift(root.along[DownRight], UpLeft);
-  const Bitboard capturers = r.men_capture_backward ? (up | down) : (me == Color::White ? up : down);
+  const Bitboard capturers = shape.get().men_capture_backward ? (up | down) : (me == Color::White ? up : down);
   for (Bitboard b = p.men[idx(me)] & capturers; b; b &= b - 1) cs.run(lsb(b), false);
   // Only kings with something to take along one of their rays start one.
   if (const Bitboard kings = p.kings[idx(me)]) {
@@ -322,6 +359,23 @@ void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMod
   }
 }
 
+// The captures of p by the search fixed for r's shape (that of the first
+// variant of the table with it), or read at run time for a shape the table
+// lacks.  Cost: up to six comparisons of the shape before the search.
+template <std::size_t I = 0>
+void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
+  using rules_detail::kRulesTable;
+  if constexpr (I == kRulesTable.size()) {
+    generate_captures_as(RuntimeShape(r), r, p, out, mode);
+  } else {
+    constexpr CaptureShape s = capture_shape(kRulesTable[I]);
+    if (capture_shape(r) == s)
+      generate_captures_as(FixedShape<s>(r), r, p, out, mode);
+    else
+      generate_captures<I + 1>(r, p, out, mode);
+  }
+}
+
 // Men quiet-move targets of colour c in direction d.
 inline Bitboard men_targets(const Position& p, Color c, Dir d) {
   return shift(p.men[idx(c)], d) & p.empty();
@@ -349,6 +403,14 @@ void append_quiet_man_moves(const Position& p, MoveList& out) {
 }
 
 }  // namespace
+
+namespace rules_detail {
+bool generate_captures_at_run_time(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
+  out.clear();
+  generate_captures_as(RuntimeShape(r), r, p, out, mode);
+  return !out.empty();
+}
+}  // namespace rules_detail
 
 void generate_capture_moves(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
   out.clear();

@@ -1,33 +1,17 @@
-// The six variant descriptions (see ../shared/RULES.md, "Variants").
+// The six variant descriptions (see ../shared/RULES.md, "Variants"), served
+// from the table in rules_table.hpp.
 #include "damka/rules.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 
+#include "rules_table.hpp"
+
 namespace damka {
 namespace {
 
-constexpr std::array<Rules, 6> kRules = {{
-    {Variant::Russian, "russian", "Russian", 3, Color::White, true, KingRange::Flying,
-     KingLanding::AnyBeyond, true, Removal::AtEnd, CaptureChoice::Free,
-     CapturePromotion::ContinueAsKing, false, false, ':'},
-    {Variant::Brazilian, "brazilian", "Brazilian", 3, Color::White, true, KingRange::Flying,
-     KingLanding::AnyBeyond, true, Removal::AtEnd, CaptureChoice::MostPieces,
-     CapturePromotion::ContinueAsManElsePromote, false, false, 'x'},
-    {Variant::Filipino, "filipino", "Filipino", 3, Color::White, true, KingRange::Flying,
-     KingLanding::AnyBeyond, true, Removal::AtEnd, CaptureChoice::MostPieces,
-     CapturePromotion::ContinueAsManElsePromote, true, false, 'x'},
-    {Variant::Mozambique, "mozambique", "Mozambique", 3, Color::White, true, KingRange::Flying,
-     KingLanding::AnyBeyond, true, Removal::AtEnd, CaptureChoice::MostValue,
-     CapturePromotion::ContinueAsManElsePromote, true, false, 'x'},
-    {Variant::Thai, "thai", "Thai", 2, Color::Black, false, KingRange::Flying,
-     KingLanding::RightBehind, false, Removal::Immediate, CaptureChoice::Free,
-     CapturePromotion::PromoteAndStop, false, false, 'x'},
-    {Variant::English, "english", "English", 3, Color::Black, false, KingRange::Short,
-     KingLanding::RightBehind, false, Removal::AtEnd, CaptureChoice::Free,
-     CapturePromotion::PromoteAndStop, false, true, 'x'},
-}};
+using rules_detail::kRulesTable;
 
 constexpr std::array<Variant, 6> kVariants = {Variant::Russian, Variant::Brazilian, Variant::Filipino,
                                               Variant::Mozambique, Variant::Thai, Variant::English};
@@ -61,12 +45,12 @@ std::uint64_t Rules::fingerprint() const {
   return f.h;
 }
 
-const Rules& rules_of(Variant v) { return kRules[static_cast<std::size_t>(v)]; }
+const Rules& rules_of(Variant v) { return kRulesTable[static_cast<std::size_t>(v)]; }
 
 std::span<const Variant> all_variants() { return kVariants; }
 
 std::optional<Variant> parse_variant(std::string_view name) {
-  for (const Rules& r : kRules) {
+  for (const Rules& r : kRulesTable) {
     if (name.size() == r.name.size() &&
         std::equal(name.begin(), name.end(), r.name.begin(), [](char a, char b) {
           return std::tolower(static_cast<unsigned char>(a)) == b;
@@ -78,7 +62,7 @@ std::optional<Variant> parse_variant(std::string_view name) {
 
 std::string variant_names() {
   std::string s;
-  for (const Rules& r : kRules) {
+  for (const Rules& r : kRulesTable) {
     if (!s.empty()) s += ", ";
     s += r.name;
   }

@@ -9,6 +9,7 @@
 
 #include "damka/movegen.hpp"
 #include "damka/notation.hpp"
+#include "movegen_detail.hpp"
 
 namespace damka {
 namespace {
@@ -42,6 +43,38 @@ Position random_position(const Rules& r) {
 }
 
 const Rules& random_rules() { return rules_of(all_variants()[*rc::gen::inRange<std::size_t>(0, 6)]); }
+
+// The capture search fixed at compile time for a variant's rules gives the
+// moves, in the same order, that the search reading the rules at run time
+// gives; for rules of random capture fields too (mostly not in the table:
+// there the public functions use the run-time search themselves).
+RC_GTEST_PROP(MoveGen, FixedCaptureSearchMatchesTheRunTimeOne, ()) {
+  Rules r = random_rules();
+  if (*rc::gen::inRange(0, 3) == 0) {
+    r.men_capture_backward = *rc::gen::inRange(0, 2) != 0;
+    r.king_range = *rc::gen::element(KingRange::Flying, KingRange::Short);
+    r.king_landing = *rc::gen::element(KingLanding::AnyBeyond, KingLanding::RightBehind);
+    r.king_must_land_to_continue = *rc::gen::inRange(0, 2) != 0;
+    r.removal = *rc::gen::element(Removal::AtEnd, Removal::Immediate);
+    r.capture_choice = *rc::gen::element(CaptureChoice::Free, CaptureChoice::MostPieces, CaptureChoice::MostValue);
+    r.capture_promotion = *rc::gen::element(CapturePromotion::ContinueAsKing, CapturePromotion::ContinueAsManElsePromote,
+                                            CapturePromotion::PromoteAndStop);
+  }
+  const Position p = random_position(r);
+  const MoveMode mode = *rc::gen::element(MoveMode::Merged, MoveMode::AllPaths);
+  MoveList fixed, at_run_time;
+  const bool any = generate_capture_moves_if_any(r, p, fixed, mode);
+  RC_ASSERT(rules_detail::generate_captures_at_run_time(r, p, at_run_time, mode) == any);
+  RC_ASSERT(any == has_capture(r, p));
+  RC_ASSERT(fixed.size() == at_run_time.size());
+  for (std::size_t i = 0; i < fixed.size(); ++i) {
+    const Move &a = fixed[i], &b = at_run_time[i];
+    RC_ASSERT(a.same_result(b));
+    RC_ASSERT(a.victim_order == b.victim_order);
+    RC_ASSERT(a.num_steps == b.num_steps);
+    RC_ASSERT(a.path == b.path);
+  }
+}
 
 RC_GTEST_PROP(MoveGen, CaptureIsTakenWhenOneExists, ()) {
   const Rules& r = random_rules();
