@@ -34,7 +34,8 @@ class FileReader : public SuccessorReader {
     Value v;
     if (oracle_value(
             rules_, q, metric_, [this](const Position& s, Ask ask, Value& out) { return stored(s, ask, out); },
-            [this](const Position& s) { return side_stored(s); }, v) != Read::Ok)
+            [this](const Position& s) { return side_stored(s); },
+            [this](const Position& s, Ask ask, Value& out) { return known(s, ask, out); }, v) != Read::Ok)
       return 0;
     r = Resolved(q, v.encode());
     return v.encode();
@@ -47,6 +48,17 @@ class FileReader : public SuccessorReader {
   const FileSuccessors::Entry* entry_of(const Material& c) {
     if (last_ < 0 || entries_[last_].canonical != c) last_ = source_.find(c);
     return last_ < 0 ? nullptr : &entries_[last_];
+  }
+
+  // A resident material's value of q, capture positions included (the
+  // oracle then neither searches q nor generates its captures), as stored()
+  // answers `ask`; false for a material read from its files.
+  bool known(const Position& q, Ask ask, Value& out) {
+    const FileSuccessors::Entry* e = entry_of(material_of(q).canonical());
+    if (e == nullptr || !e->resident) return false;
+    out = Value::decode((*e->resident)[locate_slot(e->index, q)]);
+    if (ask == Ask::Wdl || (ask == Ask::IfLost && out.wdl != Wdl::Loss)) out = out.wdl_only();
+    return true;
   }
 
   // Whether q's entry is stored for its side to move, or q is drawn (a

@@ -242,6 +242,78 @@ TEST_P(OracleOneSide, ReadsOnlyTheDistancesTheAnswerNeeds) {
 INSTANTIATE_TEST_SUITE_P(AllVariants, OracleOneSide, ::testing::ValuesIn(all_variants()),
                          [](const auto& info) { return std::string(rules_of(info.param).name); });
 
+// Values known outright (a reader's resident tables, which hold capture
+// positions' values too): with the materials of up to 3 pieces known from
+// the solver's tables and every other entry read from tables whose derived
+// entries are garbage, the oracle gives every 4-piece position the
+// solver's value in every metric, asks `known` about successors only (never
+// the position given), and never looks up or searches a known material's
+// position (without the hook the lookup is asked about them and the
+// lookup count below fails).
+class OracleKnown : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(OracleKnown, KnownValuesAreNeitherLookedUpNorSearched) {
+  constexpr int kPieces = 4;
+  const Rules& rules = rules_of(GetParam());
+  Solver solver(rules, 2);
+  for (const Material& m : build_order(kPieces)) solver.solve(m);
+  const Poisoned poisoned = poison(rules, solver, kPieces);
+  auto truth = [&](const Position& q, Metric metric) {
+    const TableSlot ts = locate(q);
+    const SolvedTable& t = *solver.table(ts.material);
+    const Value v = Value::decode(metric == Metric::DTC ? t.dtc[ts.slot] : t.dtw[ts.slot]);
+    return metric == Metric::WDL ? v.wdl_only() : v;
+  };
+  Metric searched = Metric::DTW;
+  std::uint64_t known_lookups = 0, bad_reads = 0, known_asked = 0, asked_self = 0;
+  Position given;
+  auto lookup = [&](const Position& q, Ask ask, Value& out) {
+    if (q.count() < kPieces) ++known_lookups;
+    if (q.pieces(Color::White) == 0 || q.pieces(Color::Black) == 0 || has_capture(rules, q)) ++bad_reads;
+    const TableSlot ts = locate(q);
+    const SolvedTable& t = poisoned.tables.at(ts.material);
+    out = Value::decode(searched == Metric::DTC ? t.dtc[ts.slot] : t.dtw[ts.slot]);
+    if (searched == Metric::WDL || ask == Ask::Wdl || (ask == Ask::IfLost && out.wdl != Wdl::Loss))
+      out = out.wdl_only();
+    return Read::Ok;
+  };
+  auto every = [](const Position&) { return true; };
+  auto known = [&](const Position& q, Ask ask, Value& out) {
+    if (q == given) ++asked_self;
+    if (q.count() >= kPieces) return false;
+    ++known_asked;
+    out = truth(q, searched);
+    if (ask == Ask::Wdl || (ask == Ask::IfLost && out.wdl != Wdl::Loss)) out = out.wdl_only();
+    return true;
+  };
+  std::uint64_t checked = 0, mismatches = 0;
+  for (const Material& m : build_order(kPieces)) {
+    if (m.pieces() != kPieces) continue;
+    const MaterialIndex index(m);
+    for (std::uint64_t s = 0; s < table_slots(index); ++s) {
+      given = position_at(index, s);
+      for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {
+        searched = metric;
+        Value got;
+        ASSERT_EQ(oracle_value(rules, given, metric, lookup, every, known, got), Read::Ok) << to_fen(rules, given);
+        if (got != truth(given, metric) && ++mismatches <= 10)
+          ADD_FAILURE() << rules.name << " " << to_fen(rules, given) << " " << metric_name(metric) << ": oracle "
+                        << got.encode() << ", solver " << truth(given, metric).encode();
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_EQ(bad_reads, 0u);
+  EXPECT_EQ(known_lookups, 0u);
+  EXPECT_EQ(asked_self, 0u);
+  EXPECT_GT(known_asked, 0u);
+  EXPECT_GT(checked, 10000u);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, OracleKnown, ::testing::ValuesIn(all_variants()),
+                         [](const auto& info) { return std::string(rules_of(info.param).name); });
+
 // The first position of a material (by slot) where the side to move must capture.
 Position first_capture_position(const Rules& rules, const Material& m) {
   const MaterialIndex index(m);

@@ -46,6 +46,14 @@
 // unstored position is stored unless the move promotes (a material with
 // fewer men) or it must capture (fewer pieces).
 //
+// Values known outright.  A reader that holds some materials whole in
+// memory with their capture positions' values filled in (the generator's
+// resident tables) passes `known(q, ask, out)`: true, with out set as a
+// lookup's, for a q of such a material, which is then neither searched nor
+// looked up (its captures are not generated); false otherwise.  It is asked
+// about the successors the search reaches, not about the position given
+// (whose caller knows whether it holds it).
+//
 // Cost.  A stored position: one generate_capture_moves_if_any() (about a
 // has_capture() where it has none) and one lookup.  A capture
 // position: its captures' successors, recursively (WDL stops at the first
@@ -170,23 +178,24 @@ inline MoveList& moves_at(int depth) {
   return lists[static_cast<std::size_t>(depth)];
 }
 
-template <class Lookup, class Stores>
-auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Lookup& lookup, Stores& stores, Value& v,
-            int depth) -> decltype(lookup(p, ask, v));
+template <class Lookup, class Stores, class Known>
+auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Lookup& lookup, Stores& stores,
+            Known& known, Value& v, int depth) -> decltype(lookup(p, ask, v));
 
 // search() once p's captures are in `moves` (moves_at(depth); `capture`:
 // whether it has any).  Asks about p itself again (its WDL first) pass the
 // same list: it is not generated twice.
-template <class Lookup, class Stores>
+template <class Lookup, class Stores, class Known>
 auto search_generated(const Rules& rules, const Position& p, bool capture, MoveList& moves, Metric metric, Ask ask,
-                      Lookup& lookup, Stores& stores, Value& v, int depth) -> decltype(lookup(p, ask, v)) {
+                      Lookup& lookup, Stores& stores, Known& known, Value& v, int depth)
+    -> decltype(lookup(p, ask, v)) {
   using S = decltype(lookup(p, ask, v));
   // A WDL table stores both sides to move (FORMAT.md 3.5): only a distance
   // file may leave p out.
   if (!capture && (ask == Ask::Wdl || metric == Metric::WDL || stores(p))) return lookup(p, ask, v);
   bool lost = false;  // known to be lost
   if (ask == Ask::IfLost) {  // searched: its WDL first (on the same move list, which it leaves as it is)
-    if (S s = search_generated(rules, p, capture, moves, metric, Ask::Wdl, lookup, stores, v, depth);
+    if (S s = search_generated(rules, p, capture, moves, metric, Ask::Wdl, lookup, stores, known, v, depth);
         s != S{} || v.wdl != Wdl::Loss)
       return s;
     ask = Ask::Value;
@@ -195,7 +204,7 @@ auto search_generated(const Rules& rules, const Position& p, bool capture, MoveL
   const Metric m = ask == Ask::Wdl ? Metric::WDL : metric;  // this search's metric
   if (capture && m == Metric::DTC) {  // its WDL alone (capture_dtc): a winning capture ends the search
     if (!lost)
-      if (S s = search_generated(rules, p, capture, moves, metric, Ask::Wdl, lookup, stores, v, depth); s != S{})
+      if (S s = search_generated(rules, p, capture, moves, metric, Ask::Wdl, lookup, stores, known, v, depth); s != S{})
         return s;
     v = capture_dtc(lost ? Wdl::Loss : v.wdl);
     return S{};
@@ -228,7 +237,8 @@ auto search_generated(const Rules& rules, const Position& p, bool capture, MoveL
     for (std::size_t i = 0; i < moves.size(); ++i) {
       const bool conversion = capture || moves[i].promotes;
       Value sv;
-      if (S s = search(rules, apply(p, moves[i]), metric, prune ? Ask::IfLost : ask, lookup, stores, sv, depth + 1);
+      if (S s = search(rules, apply(p, moves[i]), metric, prune ? Ask::IfLost : ask, lookup, stores, known, sv,
+                       depth + 1);
           s != S{})
         return s;
       if (prune && sv.wdl != Wdl::Loss) continue;  // not a winning move: its distance was not read
@@ -244,20 +254,26 @@ auto search_generated(const Rules& rules, const Position& p, bool capture, MoveL
   return S{};
 }
 
-template <class Lookup, class Stores>
-auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Lookup& lookup, Stores& stores, Value& v,
-            int depth) -> decltype(lookup(p, ask, v)) {
+template <class Lookup, class Stores, class Known>
+auto search(const Rules& rules, const Position& p, Metric metric, Ask ask, Lookup& lookup, Stores& stores,
+            Known& known, Value& v, int depth) -> decltype(lookup(p, ask, v)) {
   using S = decltype(lookup(p, ask, v));
   assert(depth < kMaxDepth);
   if (p.pieces(p.side_to_move) == 0) {
     v = ask == Ask::Wdl ? Value::loss(0).wdl_only() : Value::loss(0);
     return S{};
   }
+  if (depth > 0 && known(p, ask, v)) return S{};  // the caller asks about p itself first
   // The side to move's captures, if it has any (it must capture then).
   MoveList& moves = moves_at(depth);
   const bool capture = generate_capture_moves_if_any(rules, p, moves);
-  return search_generated(rules, p, capture, moves, metric, ask, lookup, stores, v, depth);
+  return search_generated(rules, p, capture, moves, metric, ask, lookup, stores, known, v, depth);
 }
+
+// No value known outright.
+struct KnownNone {
+  constexpr bool operator()(const Position&, Ask, Value&) const { return false; }
+};
 }  // namespace oracle_detail
 
 // The value of p for its side to move in `metric`, from stored entries
@@ -275,7 +291,8 @@ auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&&
     if (ask == Ask::Wdl) out = out.wdl_only();  // a capture position's DTC (capture_dtc)
     return s;
   };
-  return oracle_detail::search(rules, p, metric, Ask::Value, values, every, v, 0);
+  oracle_detail::KnownNone none;
+  return oracle_detail::search(rules, p, metric, Ask::Value, values, every, none, v, 0);
 }
 
 // The same for distance files that may store one side to move only:
@@ -285,7 +302,17 @@ auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&&
 template <class Lookup, class Stores>
 auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Stores&& stores, Value& v)
     -> decltype(lookup(p, Ask::Value, v)) {
-  return oracle_detail::search(rules, p, metric, Ask::Value, lookup, stores, v, 0);
+  oracle_detail::KnownNone none;
+  return oracle_detail::search(rules, p, metric, Ask::Value, lookup, stores, none, v, 0);
+}
+
+// The same, with values known outright (`known`, see above): the
+// generator's successor reads, whose resident tables hold every position's
+// value.
+template <class Lookup, class Stores, class Known>
+auto oracle_value(const Rules& rules, const Position& p, Metric metric, Lookup&& lookup, Stores&& stores,
+                  Known&& known, Value& v) -> decltype(lookup(p, Ask::Value, v)) {
+  return oracle_detail::search(rules, p, metric, Ask::Value, lookup, stores, known, v, 0);
 }
 
 }  // namespace damka
