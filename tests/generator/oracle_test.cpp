@@ -42,6 +42,14 @@ Poisoned poison(const Rules& rules, const Solver& solver, int max_pieces) {
   return out;
 }
 
+// The solver's value of q for q's side to move in `metric` (WDL: plies 0).
+Value true_value(const Solver& solver, const Position& q, Metric metric) {
+  const TableSlot ts = locate(q);
+  const SolvedTable& t = *solver.table(ts.material);
+  const Value v = Value::decode(metric == Metric::DTC ? t.dtc[ts.slot] : t.dtw[ts.slot]);
+  return metric == Metric::WDL ? v.wdl_only() : v;
+}
+
 class OracleVsSolver : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(OracleVsSolver, EveryPositionUpToFourPieces) {
@@ -69,10 +77,7 @@ TEST_P(OracleVsSolver, EveryPositionUpToFourPieces) {
   // held whole, as the statute report's plain WDL store holds them) gives
   // every capture position the solver's WDL, and a win stops at its first
   // winning capture: the successors asked are those before it and itself.
-  auto truth_wdl = [&](const Position& q) {
-    const TableSlot ts = locate(q);
-    return Value::decode(solver.table(ts.material)->dtw[ts.slot]).wdl_only();
-  };
+  auto truth_wdl = [&](const Position& q) { return true_value(solver, q, Metric::WDL); };
   MoveList moves;
   std::uint64_t one_ply_wins = 0;
   auto check_capture_wdl = [&](const Position& p) {
@@ -152,12 +157,7 @@ TEST_P(OracleOneSide, ReadsOnlyTheDistancesTheAnswerNeeds) {
   const int kPieces = GetParam() == Variant::Russian || GetParam() == Variant::English ? 4 : 3;
   Solver solver(rules, 2);
   for (const Material& m : build_order(kPieces)) solver.solve(m);
-  auto truth = [&](const Position& q, Metric metric) {
-    const TableSlot ts = locate(q);
-    const SolvedTable& t = *solver.table(ts.material);
-    const Value v = Value::decode(metric == Metric::DTC ? t.dtc[ts.slot] : t.dtw[ts.slot]);
-    return metric == Metric::WDL ? v.wdl_only() : v;
-  };
+  auto truth = [&](const Position& q, Metric metric) { return true_value(solver, q, metric); };
   auto stores = [](const Position& q) { return q.side_to_move == Color::White; };
   // Every lookup reads a WDL entry (wdl_reads); those that return a
   // distance read a distance entry too.
@@ -258,12 +258,7 @@ TEST_P(OracleKnown, KnownValuesAreNeitherLookedUpNorSearched) {
   Solver solver(rules, 2);
   for (const Material& m : build_order(kPieces)) solver.solve(m);
   const Poisoned poisoned = poison(rules, solver, kPieces);
-  auto truth = [&](const Position& q, Metric metric) {
-    const TableSlot ts = locate(q);
-    const SolvedTable& t = *solver.table(ts.material);
-    const Value v = Value::decode(metric == Metric::DTC ? t.dtc[ts.slot] : t.dtw[ts.slot]);
-    return metric == Metric::WDL ? v.wdl_only() : v;
-  };
+  auto truth = [&](const Position& q, Metric metric) { return true_value(solver, q, metric); };
   Metric searched = Metric::DTW;
   std::uint64_t known_lookups = 0, bad_reads = 0, known_asked = 0, asked_self = 0;
   Position given;
