@@ -1,6 +1,7 @@
 // FileSuccessors: see file_successors.hpp.
 #include "file_successors.hpp"
 
+#include <cassert>
 #include <chrono>
 #include <set>
 
@@ -50,14 +51,18 @@ class FileReader : public SuccessorReader {
     return last_ < 0 ? nullptr : &entries_[last_];
   }
 
+  // Whether `ask` wants the WDL alone of a position whose WDL is w: asked
+  // for, or not lost where only a loss's distance is (Ask, value_oracle.hpp).
+  static bool wdl_only(Ask ask, Wdl w) { return ask == Ask::Wdl || (ask == Ask::IfLost && w != Wdl::Loss); }
+
   // A resident material's value of q, capture positions included (the
-  // oracle then neither searches q nor generates its captures), as stored()
-  // answers `ask`; false for a material read from its files.
+  // oracle then neither searches q nor generates its captures, nor asks
+  // stored()), as `ask` asks it; false for a material read from its files.
   bool known(const Position& q, Ask ask, Value& out) {
     const FileSuccessors::Entry* e = entry_of(material_of(q).canonical());
     if (e == nullptr || !e->resident) return false;
     out = Value::decode((*e->resident)[locate_slot(e->index, q)]);
-    if (ask == Ask::Wdl || (ask == Ask::IfLost && out.wdl != Wdl::Loss)) out = out.wdl_only();
+    if (wdl_only(ask, out.wdl)) out = out.wdl_only();
     return true;
   }
 
@@ -75,9 +80,10 @@ class FileReader : public SuccessorReader {
     return entry(*e.wdl, slot, wdl) != Read::Ok || Value::decode(wdl).wdl == Wdl::Draw;
   }
 
-  // The stored entry of a position of an opened material (error_ otherwise),
-  // in this reader's metric or its WDL alone, as the oracle asks (Ask,
-  // value_oracle.hpp).
+  // The stored entry of a position of an opened material read from its
+  // files (error_ otherwise), in this reader's metric or its WDL alone, as
+  // the oracle asks (Ask, value_oracle.hpp).  A resident material never
+  // gets here: code() answers q itself and known() every successor.
   Read stored(const Position& q, Ask ask, Value& out) {
     const Material c = material_of(q).canonical();
     if (entry_of(c) == nullptr) {
@@ -85,14 +91,8 @@ class FileReader : public SuccessorReader {
       return Read::Failed;
     }
     const FileSuccessors::Entry& e = entries_[last_];
+    assert(!e.resident);
     const std::uint64_t slot = locate_slot(e.index, q);
-    // The WDL alone: asked for, or not lost where only a loss's distance is.
-    auto wdl_only = [&](Wdl w) { return ask == Ask::Wdl || (ask == Ask::IfLost && w != Wdl::Loss); };
-    if (e.resident) {
-      out = Value::decode((*e.resident)[slot]);
-      if (wdl_only(out.wdl)) out = out.wdl_only();
-      return Read::Ok;
-    }
     std::uint16_t code = 0;
     if (!e.wdl) {
       if (Read r = entry(*e.file, slot, code); r != Read::Ok) return r;
@@ -103,7 +103,7 @@ class FileReader : public SuccessorReader {
     // drawn position needs no distance block).
     std::uint16_t wdl = 0;
     if (Read r = entry(*e.wdl, slot, wdl); r != Read::Ok) return r;
-    if (wdl_only(Value::decode(wdl).wdl)) {
+    if (wdl_only(ask, Value::decode(wdl).wdl)) {
       out = Value::decode(wdl).wdl_only();
       return Read::Ok;
     }
