@@ -345,7 +345,7 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
       overall_done += r.positions;
       // The table's time is its profile's (the notes' write below is not the table's).
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      notes[m.name()] = r.profile;
+      notes[m.name()] = PhaseNote{r.profile, opt.metrics};
       // A disk too full for the notes is one for the next table too: a clean error as theirs.
       if (Status s = write_phase_notes(notes_path, notes, env_or_default(opt.env)); !s.ok()) return s.error();
     }

@@ -43,10 +43,21 @@ constexpr double kSmallSecondsPerPosition = 0.08e-6;
 // position that must capture).
 constexpr double kLoadSecondsPerPosition = 0.28e-6;
 
+// The one-thread time of a build of `metrics` as a share of one of all
+// three (what calibrate() and speed_share() describe): every build
+// generates each position's moves and reads its successors once, writes a
+// WDL file and runs one pass (WDL, or DTW when it is built); DTC adds a
+// second pass and DTW a distance pass and its file.  Fitted to Russian
+// `-n 5 -t 1` (CPU seconds, a busy machine, 2026-11-28): WDL 28.7, WDL+DTW
+// 31.6, WDL+DTC 38.1, all 38.2, as an additive model (0.75, 0.82, 0.93, 1).
+double metrics_share(const MetricSet& metrics) {
+  return 0.75 + (metrics.dtw ? 0.07 : 0.0) + (metrics.dtc ? 0.18 : 0.0);
+}
+
 }  // namespace
 
 // Solves a small material (and what it needs) and times the last one.  It
-// builds DTW and DTC, so a WDL-only plan is predicted on the slow side.
+// builds DTW and DTC: other metric sets are scaled by metrics_share().
 double calibrate(const Rules& rules, int threads) {
   Solver solver(rules, threads);
   const Material probe{1, 1, 1, 1};  // 1K1Mv1K1M: men and kings, 661K positions
@@ -86,13 +97,14 @@ double speed_share(const Material& m, std::uint64_t positions) {
 constexpr std::uint64_t kFitPositions = 1'000'000;
 double measured_speed_factor(const PhaseNotes& notes, BuildKind kind, double rate) {
   double busy = 0, predicted = 0;
-  for (const auto& [name, profile] : notes) {
+  for (const auto& [name, note] : notes) {
+    const PhaseProfile& profile = note.profile;
     auto m = Material::parse(name);
     if (!m || !m->is_valid() || build_kind(*m) != kind || profile.threads <= 0 || !(profile.busy() > 0)) continue;
     const std::uint64_t n = table_slots(*m);
     if (n < kFitPositions) continue;
     busy += profile.busy();
-    predicted += static_cast<double>(n) / (rate * speed_share(*m, n));
+    predicted += static_cast<double>(n) / (rate * speed_share(*m, n)) * metrics_share(note.metrics);
   }
   return predicted > 0 ? std::clamp(busy / predicted, 0.25, 8.0) : 1.0;
 }
@@ -159,7 +171,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
       // shares (phase_profile.hpp): this folder's earlier builds of this
       // kind of material when it has some, else the built-in shares.
       const double one_thread = static_cast<double>(r.positions) / (rate * speed_share(m, r.positions)) *
-                                fitted[static_cast<int>(build_kind(m))];
+                                metrics_share(opt.metrics) * fitted[static_cast<int>(build_kind(m))];
       r.predicted.seconds =
           predicted_seconds(scaling[static_cast<int>(build_kind(m))], one_thread, threads) + load_seconds;
       if (small)

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "damka/generate.hpp"
 #include "damka/phase_json.hpp"
 #include "damka/safe_file.hpp"
 #include "damka/table_paths.hpp"
@@ -29,14 +30,26 @@ PhaseNotes read_phase_notes(const std::filesystem::path& path, Env& env) {
   for (const auto& [name, entry] : j["materials"].items()) {
     auto m = Material::parse(name);
     auto p = phase_profile_from_json(entry);
-    if (m && p) notes[m->name()] = *p;
+    if (!m || !p) continue;
+    PhaseNote note{*p, MetricSet{}};
+    if (entry.contains("metrics")) {  // absent in notes written before metrics were kept
+      const auto* text = entry["metrics"].get_ptr<const std::string*>();
+      auto metrics = text != nullptr ? parse_metrics(*text) : Expected<MetricSet>(Error("not text"));
+      if (!metrics) continue;
+      note.metrics = *metrics;
+    }
+    notes[m->name()] = note;
   }
   return notes;
 }
 
 Status write_phase_notes(const std::filesystem::path& path, const PhaseNotes& notes, Env& env) {
   nlohmann::json materials = nlohmann::json::object();
-  for (const auto& [name, p] : notes) materials[name] = phase_profile_json(p);
+  for (const auto& [name, note] : notes) {
+    nlohmann::json entry = phase_profile_json(note.profile);
+    entry["metrics"] = metrics_name(note.metrics);
+    materials[name] = std::move(entry);
+  }
   const nlohmann::json j = {{"version", 1}, {"materials", std::move(materials)}};
   return replace_file(path, j.dump(1) + "\n", 0644, env);
 }

@@ -88,17 +88,17 @@ double predicted_seconds(const PhaseScaling& s, double one_thread_seconds, int t
 
 PhaseProfile notes_profile(const PhaseNotes& notes, BuildKind kind) {
   std::map<int, int> seen;  // threads -> profiles
-  for (const auto& [name, p] : notes) {
+  for (const auto& [name, note] : notes) {
     auto m = Material::parse(name);
-    if (m && build_kind(*m) == kind && p.threads > 0) ++seen[p.threads];
+    if (m && build_kind(*m) == kind && note.profile.threads > 0) ++seen[note.profile.threads];
   }
   if (seen.empty()) return {};
   const int threads =
       std::max_element(seen.begin(), seen.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
   PhaseProfile sum;
-  for (const auto& [name, p] : notes) {
+  for (const auto& [name, note] : notes) {
     auto m = Material::parse(name);
-    if (m && build_kind(*m) == kind && p.threads == threads) sum.add(p);
+    if (m && build_kind(*m) == kind && note.profile.threads == threads) sum.add(note.profile);
   }
   return sum;
 }

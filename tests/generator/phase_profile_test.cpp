@@ -83,6 +83,7 @@ TEST(PhaseProfile, BuildMeasuresConsistentlyAndKeepsNotesAcrossAResume) {
   const Rules& r = rules_of(Variant::Russian);
   const fs::path dir = fresh_dir("build");
   GenerateOptions o = test::options(dir, 4, 2);
+  o.metrics = MetricSet{true, false, false};  // not the default: the notes must say so
   auto built = generate(r, o);
   ASSERT_TRUE(built.ok()) << built.message();
   bool kings_only = false, units = false;
@@ -114,7 +115,8 @@ TEST(PhaseProfile, BuildMeasuresConsistentlyAndKeepsNotesAcrossAResume) {
   ASSERT_EQ(notes.size(), built->size());
   for (const TableReport& t : *built) {
     ASSERT_TRUE(notes.count(t.material.name())) << t.material.name();
-    EXPECT_NEAR(notes[t.material.name()].wall(), t.profile.wall(), 1e-9);
+    EXPECT_NEAR(notes[t.material.name()].profile.wall(), t.profile.wall(), 1e-9);
+    EXPECT_EQ(notes[t.material.name()].metrics, o.metrics) << t.material.name();
   }
   // Resume: the last material's files gone, the next run builds it alone.
   const Material last = built->back().material;
@@ -126,7 +128,22 @@ TEST(PhaseProfile, BuildMeasuresConsistentlyAndKeepsNotesAcrossAResume) {
   EXPECT_EQ(rebuilt, 1);
   notes = read_phase_notes(notes_file);
   EXPECT_EQ(notes.size(), built->size());
-  EXPECT_NEAR(notes[built->front().material.name()].wall(), built->front().profile.wall(), 1e-9);
+  EXPECT_NEAR(notes[built->front().material.name()].profile.wall(), built->front().profile.wall(), 1e-9);
+  // Notes written before metrics were kept: the default set; an entry
+  // whose metrics are not metrics is left out.
+  {
+    const std::string a = built->front().material.name(), b = built->back().material.name();
+    std::ifstream in(notes_file);
+    nlohmann::json j = nlohmann::json::parse(in);
+    j["materials"][a].erase("metrics");
+    j["materials"][b]["metrics"] = "wdl,dtz";
+    std::ofstream(notes_file) << j.dump();
+    notes = read_phase_notes(notes_file);
+    ASSERT_TRUE(notes.count(a));
+    EXPECT_EQ(notes[a].metrics, MetricSet{});
+    EXPECT_FALSE(notes.count(b));
+    EXPECT_EQ(notes.size(), built->size() - 1);
+  }
   // Not notes: no notes (only a hint for the dry run).
   { std::ofstream(notes_file) << "{ not json"; }
   EXPECT_TRUE(read_phase_notes(notes_file).empty());
@@ -164,8 +181,8 @@ TEST(PhaseProfile, DryRunScalesThreadsByTheStoredProfile) {
   PhaseProfile p;
   p.threads = 2;
   for (int k = 0; k < kPhases; ++k) p.phase[k] = PhaseTime{1.0, 1.0};
-  notes["2Kv1K"] = p;
-  notes["1Mv1M"] = p;
+  notes["2Kv1K"] = PhaseNote{p, MetricSet{}};
+  notes["1Mv1M"] = PhaseNote{p, MetricSet{}};
   ASSERT_TRUE(write_phase_notes(phase_notes_path(r, serial), notes).ok());
   EXPECT_NEAR(eight_against_one(r, serial), 1.0, 1e-9);
   fs::remove_all(plain);
@@ -176,29 +193,35 @@ TEST(PhaseProfile, DryRunScalesThreadsByTheStoredProfile) {
 // seconds) gets a slower plan for the same kind of material, in
 // proportion; kings-only materials keep theirs; tables too small to tell
 // change nothing.
-TEST(PhaseProfile, DryRunTimesFollowTheFolderMeasuredSpeed) {
+// The dry run's seconds per material of `-n 4 -t 2` (calibrated rate 1e6)
+// for `metrics`, in a folder whose notes hold one earlier build of
+// `material` (none when busy_per_phase is 0) with `noted` metrics.
+std::map<std::string, double> planned(const fs::path& dir, double busy_per_phase, const char* material,
+                                      MetricSet noted = {}, MetricSet metrics = {}) {
   const Rules& r = rules_of(Variant::Russian);
-  auto planned = [&](const fs::path& dir, double busy_per_phase, const char* material) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    if (busy_per_phase > 0) {
-      PhaseNotes notes;
-      PhaseProfile p;
-      p.threads = 2;
-      for (int k = 0; k < kPhases; ++k) p.phase[k] = PhaseTime{busy_per_phase, busy_per_phase * 1.5};
-      notes[material] = p;
-      EXPECT_TRUE(write_phase_notes(phase_notes_path(r, dir), notes).ok());
-    }
-    GenerateOptions o = test::options(dir, 4, 2);
-    o.calibrated_rate = 1e6;
-    auto plan = plan_generation(r, o);
-    EXPECT_TRUE(plan.ok()) << plan.message();
-    std::map<std::string, double> seconds;
-    if (plan.ok())
-      for (const TableReport& t : *plan) seconds[t.material.name()] = t.predicted.seconds;
-    fs::remove_all(dir);
-    return seconds;
-  };
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  if (busy_per_phase > 0) {
+    PhaseNotes notes;
+    PhaseProfile p;
+    p.threads = 2;
+    for (int k = 0; k < kPhases; ++k) p.phase[k] = PhaseTime{busy_per_phase, busy_per_phase * 1.5};
+    notes[material] = PhaseNote{p, noted};
+    EXPECT_TRUE(write_phase_notes(phase_notes_path(r, dir), notes).ok());
+  }
+  GenerateOptions o = test::options(dir, 4, 2);
+  o.calibrated_rate = 1e6;
+  o.metrics = metrics;
+  auto plan = plan_generation(r, o);
+  EXPECT_TRUE(plan.ok()) << plan.message();
+  std::map<std::string, double> seconds;
+  if (plan.ok())
+    for (const TableReport& t : *plan) seconds[t.material.name()] = t.predicted.seconds;
+  fs::remove_all(dir);
+  return seconds;
+}
+
+TEST(PhaseProfile, DryRunTimesFollowTheFolderMeasuredSpeed) {
   const fs::path dir = fresh_dir("fitted");
   ASSERT_GE(table_slots(*Material::parse("2K1Mv1K1M")), 1'000'000u);
   const auto slow = planned(dir, 2.0, "2K1Mv1K1M");
@@ -216,6 +239,36 @@ TEST(PhaseProfile, DryRunTimesFollowTheFolderMeasuredSpeed) {
       EXPECT_NEAR(slow.at(name), model.at(name), 1e-9 * secs) << name;
     }
     EXPECT_NEAR(tinier.at(name) / tiny.at(name), 1.0, 1e-9) << name;
+  }
+}
+
+
+// A build of fewer metrics is planned faster, and a folder's notes are
+// compared like with like: notes of an all-metrics build plan a WDL-only
+// one in the model's proportion, and notes of a WDL-only build that took
+// as long mean a slower machine for every metric set.
+TEST(PhaseProfile, DryRunTimesFollowTheMetrics) {
+  const MetricSet all{}, wdl{false, false, false}, dtw{true, false, false}, dtc{false, true, false};
+  const fs::path dir = fresh_dir("metrics");
+  const auto model_all = planned(dir, 0, "", all, all);
+  const auto model_wdl = planned(dir, 0, "", all, wdl);
+  const auto model_dtw = planned(dir, 0, "", all, dtw);
+  const auto model_dtc = planned(dir, 0, "", all, dtc);
+  const auto noted_all_wdl = planned(dir, 2.0, "2K1Mv1K1M", all, wdl);
+  const auto noted_all_all = planned(dir, 2.0, "2K1Mv1K1M", all, all);
+  const auto noted_wdl_all = planned(dir, 2.0, "2K1Mv1K1M", wdl, all);
+  ASSERT_FALSE(model_all.empty());
+  for (const auto& [name, secs] : model_all) {
+    ASSERT_GT(secs, 0) << name;
+    EXPECT_LT(model_wdl.at(name), model_dtw.at(name)) << name;
+    EXPECT_LT(model_wdl.at(name), model_dtc.at(name)) << name;
+    EXPECT_LT(model_dtw.at(name), secs) << name;
+    EXPECT_LT(model_dtc.at(name), secs) << name;
+    const double share = model_wdl.at(name) / secs;
+    EXPECT_NEAR(noted_all_wdl.at(name) / noted_all_all.at(name), share, 1e-9) << name;
+    if (Material::parse(name)->men() > 0) {
+      EXPECT_NEAR(noted_wdl_all.at(name) / noted_all_all.at(name), 1 / share, 1e-9) << name;
+    }
   }
 }
 

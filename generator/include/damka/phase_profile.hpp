@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "damka/material.hpp"
+#include "damka/metric_spec.hpp"
 
 namespace damka {
 
@@ -88,9 +89,16 @@ PhaseScaling default_scaling(BuildKind kind);
 double predicted_seconds(const PhaseScaling& s, double one_thread_seconds, int threads);
 
 
-// The profiles of a folder's earlier builds, by canonical material name
-// (what generate() keeps in phase_notes_path(), see generate.hpp).
-using PhaseNotes = std::map<std::string, PhaseProfile>;
+// One earlier build of a material: its profile and the metrics it built
+// (a WDL-only build does less work per position: the dry run compares
+// like with like, generate_plan.cpp).
+struct PhaseNote {
+  PhaseProfile profile;
+  MetricSet metrics;  // notes written before metrics were kept: the default set
+};
+// A folder's earlier builds, by canonical material name (what generate()
+// keeps in phase_notes_path(), see generate.hpp).
+using PhaseNotes = std::map<std::string, PhaseNote>;
 // The notes' profiles of one kind summed (threads: every profile of the
 // sum must have the same; the most common count wins, others are left out).
 PhaseProfile notes_profile(const PhaseNotes& notes, BuildKind kind);
