@@ -22,8 +22,10 @@ inline constexpr Metric kFileMetrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC
 std::vector<Material> targets(const GenerateOptions& opt);
 
 // The prediction model of the plan (generate_plan.cpp).
-// Positions per second of an in-memory build on this machine (a short build).
-double calibrate(const Rules& rules, int threads);
+// Positions per second of an in-memory build on one thread of this machine
+// (a short build, some 0.5 s; CPU time, so other work on the machine hardly
+// changes it).
+double calibrate(const Rules& rules);
 // How fast building material m from files runs, as a share of calibrate()'s rate.
 double speed_share(const Material& m, std::uint64_t positions);
 

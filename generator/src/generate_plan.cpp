@@ -1,7 +1,6 @@
 // `damka generate --dry-run`: the plan of a build and its prediction model
 // (time, peak memory, disk), fitted to measured builds.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <optional>
 
@@ -11,6 +10,7 @@
 #include "damka/rank_plan.hpp"
 #include "damka/slots.hpp"
 #include "generate_detail.hpp"
+#include "phase_clock.hpp"
 #include "resident_tables.hpp"
 
 namespace damka {
@@ -56,15 +56,18 @@ double metrics_share(const MetricSet& metrics) {
 
 }  // namespace
 
-// Solves a small material (and what it needs) and times the last one.  It
+// Solves a small material (and what it needs) on one thread and times the
+// last one by the thread's CPU time (one thread solves it: OpenMP runs a
+// one-thread region on the calling thread), which other work on the machine
+// does not inflate (by wall time, a machine busy with a build planned 2.5x).  It
 // builds DTW and DTC: other metric sets are scaled by metrics_share().
-double calibrate(const Rules& rules, int threads) {
-  Solver solver(rules, threads);
+double calibrate(const Rules& rules) {
+  Solver solver(rules, 1);
   const Material probe{1, 1, 1, 1};  // 1K1Mv1K1M: men and kings, 661K positions
   for (const Material& s : successors(probe)) solver.solve(s);
-  const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = engine_detail::thread_cpu_seconds();
   const SolveStats st = solver.solve_one(probe);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double secs = engine_detail::thread_cpu_seconds() - cpu0;
   return secs > 0 ? static_cast<double>(st.positions) / secs : 1e6;
 }
 
@@ -140,7 +143,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     r.action = build[i] ? TableReport::Action::Planned : TableReport::Action::Skipped;
     if (r.action == TableReport::Action::Planned) {
       if (rate == 0) {
-        rate = opt.calibrated_rate > 0 ? opt.calibrated_rate : calibrate(rules, 1);
+        rate = opt.calibrated_rate > 0 ? opt.calibrated_rate : calibrate(rules);
         for (BuildKind kind : {BuildKind::Units, BuildKind::KingsOnly})
           fitted[static_cast<int>(kind)] = measured_speed_factor(notes, kind, rate);
       }

@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
+#include <vector>
 
 #include "damka/generate.hpp"
 #include "damka/phase_json.hpp"
@@ -15,6 +18,7 @@
 #include "damka/phase_profile.hpp"
 #include "damka/slots.hpp"
 #include "damka/table_paths.hpp"
+#include "generate_detail.hpp"
 #include "generator/generate_helpers.hpp"
 
 namespace damka {
@@ -270,6 +274,27 @@ TEST(PhaseProfile, DryRunTimesFollowTheMetrics) {
       EXPECT_NEAR(noted_wdl_all.at(name) / noted_all_all.at(name), 1 / share, 1e-9) << name;
     }
   }
+}
+
+// The dry run's calibration counts CPU time: threads spinning on every
+// core (three per core) hardly change it, where by wall time it would fall
+// to about a quarter.
+TEST(PhaseProfile, DryRunCalibrationIgnoresOtherWorkOnTheMachine) {
+  const Rules& r = rules_of(Variant::Russian);
+  const double alone = generate_detail::calibrate(r);
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
+  const unsigned n = 3 * std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < n; ++i)
+    spinners.emplace_back([&stop] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  const double crowded = generate_detail::calibrate(r);
+  stop = true;
+  for (std::thread& t : spinners) t.join();
+  EXPECT_GT(crowded, alone / 2) << alone;
+  EXPECT_LT(crowded, alone * 2) << alone;
 }
 
 }  // namespace
