@@ -272,6 +272,20 @@ TEST(Env, ReaderFaultsAreIoOrCorruptAsTheEnvSays) {
   EXPECT_EQ(r.code(), ErrorCode::Corrupt) << r.message();
   EXPECT_NE(r.message().find("ends early"), std::string::npos) << r.message();
 
+  // Memory runs out while the index is read (the header is read 1st, the
+  // index 2nd): an I/O error, not corruption, naming memory; the file opens
+  // again once memory is there.
+  FaultPlan no_memory;
+  no_memory.bad_alloc_read = 2;
+  FaultEnv starved(no_memory);
+  r = TableReader::open(path, FileAccess::Pread, starved);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.code(), ErrorCode::Io) << r.message();
+  EXPECT_NE(r.message().find("out of memory for the index"), std::string::npos) << r.message();
+  EXPECT_EQ(starved.reads(), 2);
+  starved.set_plan(FaultPlan{});
+  EXPECT_TRUE(TableReader::open(path, FileAccess::Pread, starved).ok());
+
   // Opened through a healthy test Env, then the disk fails: a block read is
   // an I/O error, and reads again once it passes.  (The test Env never
   // maps: FileAccess::Map falls back to reads.)

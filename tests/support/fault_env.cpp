@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <new>
 
 namespace damka::testing {
 namespace {
@@ -21,6 +22,8 @@ class FaultFile final : public File {
 
   Status read(std::uint64_t offset, std::size_t n, void* out) const override {
     if (readable_ && n > 0) {
+      if (const int number = env_.count_read(); env_.plan().bad_alloc_read > 0 && number >= env_.plan().bad_alloc_read)
+        throw std::bad_alloc();
       if (env_.plan().read_errno != 0) return Error(std::strerror(env_.plan().read_errno), ErrorCode::Io);
       if (env_.plan().short_reads) return Error("the file ends early", ErrorCode::Corrupt);
     }

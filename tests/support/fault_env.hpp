@@ -1,6 +1,6 @@
 // A test Env (damka/env.hpp) that injects faults into the file operations
-// of the code under test: the Nth write fails (ENOSPC, EIO, ...), reads fail
-// or end early, opens, stats, folder listings or the making of folders fail, and
+// of the code under test: the Nth write fails (ENOSPC, EIO, ...), reads fail,
+// end early or run out of memory (std::bad_alloc), opens, stats, folder listings or the making of folders fail, and
 // the process kills itself (SIGKILL) at the write of a table file's header
 // or instead of renaming a finished table into place.  Everything else goes to the wrapped Env.  Thread-safe.
 #pragma once
@@ -26,6 +26,10 @@ struct FaultPlan {
   // Every read of a file opened by open_read ends early (a short read:
   // File::read's Corrupt "ends early").
   bool short_reads = false;
+  // Read number `bad_alloc_read` (from 1, every read of every file opened
+  // by open_read counted) and every later one throw std::bad_alloc, as an
+  // allocation made for it would when memory runs out; 0: never.
+  int bad_alloc_read = 0;
   // open_read fails with this errno; 0: opens succeed.
   int open_errno = 0;
   // stat fails with this errno (Io); 0: stats succeed.
@@ -70,6 +74,10 @@ class FaultEnv final : public Env {
   int writes() const { return writes_.load(); }
   // Counts a write: its number, from 1.
   int count_write() { return ++writes_; }
+  // Counts a read of a file opened by open_read: its number, from 1.
+  int count_read() { return ++reads_; }
+  // Reads of files opened by open_read so far (those that threw included).
+  int reads() const { return reads_.load(); }
   // Counts a table's header write: whether the plan kills at it.
   bool kills_at_table_header() { return plan_.kill_at_table_header && ++table_headers_ >= plan_.kill_at_table; }
   const FaultPlan& plan() const { return plan_; }
@@ -80,7 +88,7 @@ class FaultEnv final : public Env {
  private:
   FaultPlan plan_;
   Env& base_;
-  std::atomic<int> writes_{0};
+  std::atomic<int> writes_{0}, reads_{0};
   std::atomic<int> table_headers_{0}, table_renames_{0};
 };
 
