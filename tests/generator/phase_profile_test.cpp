@@ -293,6 +293,7 @@ TEST(PhaseProfile, DryRunCalibrationIgnoresOtherWorkOnTheMachine) {
   const double crowded = generate_detail::calibrate(r);
   stop = true;
   for (std::thread& t : spinners) t.join();
+  RecordProperty("crowded_per_alone", std::to_string(crowded / alone));
   EXPECT_GT(crowded, alone / 2) << alone;
   EXPECT_LT(crowded, alone * 2) << alone;
 }
