@@ -57,10 +57,10 @@ double metrics_share(const MetricSet& metrics) {
 }  // namespace
 
 // Solves a small material (and what it needs) on one thread and times the
-// last one by the thread's CPU time (one thread solves it: OpenMP runs a
-// one-thread region on the calling thread), which other work on the machine
-// does not inflate (by wall time, a machine busy with a build planned 2.5x).  It
-// builds DTW and DTC: other metric sets are scaled by metrics_share().
+// last one by the thread's CPU time (OpenMP runs a one-thread region on the
+// calling thread), which other work on the machine does not inflate (timed
+// by wall time beside a running build, it planned up to 2.5x).  It builds
+// DTW and DTC: other metric sets are scaled by metrics_share().
 double calibrate(const Rules& rules) {
   Solver solver(rules, 1);
   const Material probe{1, 1, 1, 1};  // 1K1Mv1K1M: men and kings, 661K positions

@@ -1,6 +1,7 @@
 // Phase profiles (phase_profile.hpp): a build's measurement is consistent,
-// kept in the folder's notes across a resume, and the dry run's thread
-// scaling follows a stored profile.
+// kept in the folder's notes (with its metrics) across a resume, and the
+// dry run's thread scaling follows a stored profile; its times follow the
+// metrics, and its calibration ignores other work on the machine.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -193,10 +194,6 @@ TEST(PhaseProfile, DryRunScalesThreadsByTheStoredProfile) {
   fs::remove_all(serial);
 }
 
-// A folder whose earlier builds ran slower than the model (their CPU
-// seconds) gets a slower plan for the same kind of material, in
-// proportion; kings-only materials keep theirs; tables too small to tell
-// change nothing.
 // The dry run's seconds per material of `-n 4 -t 2` (calibrated rate 1e6)
 // for `metrics`, in a folder whose notes hold one earlier build of
 // `material` (none when busy_per_phase is 0) with `noted` metrics.
@@ -225,6 +222,10 @@ std::map<std::string, double> planned(const fs::path& dir, double busy_per_phase
   return seconds;
 }
 
+// A folder whose earlier builds ran slower than the model (their CPU
+// seconds) gets a slower plan for the same kind of material, in
+// proportion; kings-only materials keep theirs; tables too small to tell
+// change nothing.
 TEST(PhaseProfile, DryRunTimesFollowTheFolderMeasuredSpeed) {
   const fs::path dir = fresh_dir("fitted");
   ASSERT_GE(table_slots(*Material::parse("2K1Mv1K1M")), 1'000'000u);
@@ -245,7 +246,6 @@ TEST(PhaseProfile, DryRunTimesFollowTheFolderMeasuredSpeed) {
     EXPECT_NEAR(tinier.at(name) / tiny.at(name), 1.0, 1e-9) << name;
   }
 }
-
 
 // A build of fewer metrics is planned faster, and a folder's notes are
 // compared like with like: notes of an all-metrics build plan a WDL-only
