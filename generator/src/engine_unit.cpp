@@ -532,9 +532,10 @@ void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, co
   for (int i = 0; i < passes_.size(); ++i) propagate<false, true>(u, s, cur, i, 1);
 }
 
-void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
-                                const LevelArrays* next, LevelArrays& cur, int threads, bool edges,
-                                std::string& error) const {
+void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::span<const std::unique_ptr<SuccessorReader>> readers,
+                                const LevelArrays* next, LevelArrays& cur, bool edges, std::string& error) const {
+  const int threads = static_cast<int>(readers.size());
+  assert(threads >= 1);
   const std::uint64_t n = u.parts * L_.K;
   s.resize(n, passes_.size());
   {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -119,12 +120,26 @@ class UnitSolver {
   // With `edges`, the unit's move graph is kept (faster, more memory).
   void solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next, LevelArrays& cur,
                     MoveList& moves, bool edges) const;
-  // Solves u with `threads` threads (readers: one per thread).  On an
-  // exception in a worker, `error` receives its message.  With `edges`, the
-  // unit's move graph is built by the team and kept (scratch_bytes with
+  // Solves u with a team of readers.size() threads (one reader each).  On
+  // an exception in a worker, `error` receives its message.  With `edges`,
+  // the unit's move graph is built by the team and kept (scratch_bytes with
   // edges: the passes then need no un-moves; several times faster).
-  void solve_parallel(const Unit& u, Scratch& s, std::vector<std::unique_ptr<SuccessorReader>>& readers,
-                      const LevelArrays* next, LevelArrays& cur, int threads, bool edges, std::string& error) const;
+  void solve_parallel(const Unit& u, Scratch& s, std::span<const std::unique_ptr<SuccessorReader>> readers,
+                      const LevelArrays* next, LevelArrays& cur, bool edges, std::string& error) const;
+  // Solves `units` by scratch.size() teams side by side (engine_teams.cpp):
+  // the calling thread leads team 0, a std::thread each of the others, and
+  // each team is an OpenMP team of its share of the readers (one per
+  // thread, shares of consecutive readers, sizes differing by at most one).
+  // Team t uses scratch[t].  The values do not depend on the teams: each
+  // unit's are its own, whoever solves it.  `solved(n)` is called on the
+  // calling thread after each unit it solves, n the positions solved by
+  // all teams so far.  On a failure, `error` receives the first message,
+  // and the units not started are left.  Cost: one thread start per team
+  // beyond the first.
+  void solve_teams(std::span<const Unit> units, std::span<Scratch> scratch,
+                   std::span<const std::unique_ptr<SuccessorReader>> readers, const LevelArrays* next,
+                   LevelArrays& cur, bool edges, std::string& error,
+                   const std::function<void(std::uint64_t)>& solved) const;
   // Working memory of solve_sweep (reused between materials by the caller).
   struct SweepScratch {
     BigVector<std::uint8_t> pending;   // a position's successors not yet known to be won (per pass)

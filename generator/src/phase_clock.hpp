@@ -10,19 +10,15 @@
 
 namespace damka::engine_detail {
 
-// The process's CPU time (every thread), seconds.  Cost: one clock_gettime.
-inline double process_cpu_seconds() {
+// A CPU-time clock's reading, seconds.  Cost: one clock_gettime.
+inline double cpu_seconds(clockid_t clock) {
   timespec ts{};
-  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  ::clock_gettime(clock, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
-
-// The calling thread's CPU time, seconds.  Cost: one clock_gettime.
-inline double thread_cpu_seconds() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+// The process's CPU time (every thread); the calling thread's.
+inline double process_cpu_seconds() { return cpu_seconds(CLOCK_PROCESS_CPUTIME_ID); }
+inline double thread_cpu_seconds() { return cpu_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 inline double wall_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -29,7 +29,10 @@
 // Threads.  OpenMP teams of BuildOptions::threads: one parallel region per
 // level with units (dynamic schedule, no barrier inside), but a team of
 // threads on one unit meets at a barrier after every distance of every
-// pass.  With libgomp's default wait policy the threads that arrive first
+// pass.  A level of fewer units than twice the threads is solved by teams
+// of at least two threads, as many side by side as it has units (the
+// others' on threads of their own, std::thread: each is an OpenMP team of
+// its own).  With libgomp's default wait policy the threads that arrive first
 // spin there; on a machine with other work they take the core the last
 // thread needs, and 2 threads ran 2-4x slower than 1.  A caller on a shared
 // machine should run with OMP_WAIT_POLICY=passive (read by the runtime when

@@ -27,7 +27,7 @@ namespace damka {
 
 enum class Phase : int {
   Units,  // levels solved with units in parallel, one thread each
-  Team,   // levels solved unit by unit by a team (kings-only materials)
+  Team,   // levels of few units, each unit solved by a team (kings-only materials: one unit)
   Flush,  // finished levels counted and moved to the store (or spilled to disk)
   Write,  // the store streamed to the table files: encoding, compression, writes
   Other,  // the rest of a material: opening successors, loading present ones into memory, setting up

@@ -1,0 +1,101 @@
+// Levels of a few units are solved by several teams of threads side by side
+// (UnitSolver::solve_teams, engine.cpp level_teams()): the same values,
+// derived marks and counts as one thread, for any number of teams and
+// threads, with and without the move graph; a team that is not the
+// caller's really runs (a thread of its own leads it); and a worker's
+// failure in any team is a clean error.
+#include <gtest/gtest.h>
+
+#include <omp.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "damka/engine.hpp"
+#include "damka/solver.hpp"
+#include "generator/generate_helpers.hpp"
+
+namespace damka {
+namespace {
+
+using test::Built;
+using test::CollectSink;
+using test::build;
+using test::expect_same;
+
+// Materials whose levels hold a few units each: one man (4 units a level
+// in Russian), and men on both sides (levels of 10 to 58 units, a few of
+// them solved by teams with 7 threads).
+constexpr const char* kMaterials[] = {"2K1Mv1K", "2Kv1K1M", "1K1Mv1K1M"};
+
+TEST(Teams, SameValuesForAnyNumberOfTeams) {
+  for (Variant v : {Variant::Russian, Variant::Brazilian, Variant::English, Variant::Thai}) {
+    const Rules& r = rules_of(v);
+    Solver solver(r);
+    for (const char* name : kMaterials) {
+      const Material m = *Material::parse(name);
+      solver.solve(m);
+      MemorySuccessors succ;
+      for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+      BuildOptions one;
+      one.mark_derived = true;
+      one.metrics = MetricSet{true, true, true};
+      one.threads = 1;
+      const Built want = build(r, m, succ, one);
+      // 4 threads: two teams of two; 7: three teams (3, 2, 2).
+      std::atomic<bool> other_team{false};
+      const std::thread::id caller = std::this_thread::get_id();
+      for (int threads : {4, 7}) {
+        for (bool tight : {false, true}) {
+          BuildOptions opt = one;
+          opt.threads = threads;
+          // The smallest budget the plan allows: no move graph, and the
+          // teams cut down to what fits.
+          if (tight) opt.memory_budget = plan_memory(m, opt.metrics, threads, 0, 0, opt.kings_only).minimum;
+          opt.before_unit = [&] {
+            if (omp_get_thread_num() == 0 && std::this_thread::get_id() != caller) other_team = true;
+          };
+          const std::string what = std::string(r.name) + " " + name + ", " + std::to_string(threads) + " threads" +
+                                   (tight ? ", tight budget" : "");
+          expect_same(want, build(r, m, succ, opt), what);
+        }
+      }
+      EXPECT_TRUE(other_team.load()) << r.name << " " << name << ": no second team ran";
+    }
+  }
+}
+
+TEST(Teams, AFailureInAnyTeamIsACleanError) {
+  const Rules& r = rules_of(Variant::Russian);
+  Solver solver(r);
+  const Material m = *Material::parse("2K1Mv1K");
+  solver.solve(m);
+  MemorySuccessors succ;
+  for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+  // Out of memory in a worker of a team led by a thread of its own, then
+  // the same from the caller's team.
+  for (bool in_other_team : {true, false}) {
+    BuildOptions opt;
+    opt.mark_derived = true;
+    opt.threads = 8;
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<int> calls{0};
+    opt.before_unit = [&] {
+      const bool other = std::this_thread::get_id() != caller && omp_get_thread_num() == 0;
+      const bool mine = std::this_thread::get_id() == caller;
+      if ((in_other_team ? other : mine) && calls++ == 3) throw std::bad_alloc();
+    };
+    CollectSink sink;
+    BuildStats stats;
+    const Status s = build_material(r, m, succ, sink, opt, stats);
+    EXPECT_GT(calls.load(), 3) << "the fault was never reached";
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("out of memory"), std::string::npos) << s.message();
+  }
+}
+
+}  // namespace
+}  // namespace damka
