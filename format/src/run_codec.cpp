@@ -110,15 +110,21 @@ CodeLengths context_code_lengths(const SymbolCounts& counts, int contexts) {
 }
 
 int constant_code(std::span<const std::uint16_t> codes) {
-  unsigned seen = 0;  // bit v: code v given
-  for (std::uint16_t c : codes)
-    if (c != kDontCareCode) seen |= 1u << (c & 15);
-  switch (seen) {
-    case 0: case 1: return 0;
-    case 2: return 1;
-    case 4: return 2;
-    default: return -1;
+  // The smallest given code and the largest plus one (mod 2^16: don't care,
+  // 0xFFFF, is then 0 and never the largest, and the smallest only when
+  // nothing is given): a minimum and a maximum in vector registers, where
+  // a bit per code seen took a variable shift per code (12 % of a 7-piece
+  // table's write phase).
+  std::uint16_t lo = 0xFFFF, hi1 = 0;
+  const std::uint16_t* const data = codes.data();
+  const std::size_t n = codes.size();
+#pragma omp simd reduction(min : lo) reduction(max : hi1)
+  for (std::size_t i = 0; i < n; ++i) {
+    lo = std::min(lo, data[i]);
+    hi1 = std::max(hi1, static_cast<std::uint16_t>(data[i] + 1u));
   }
+  if (hi1 == 0) return 0;  // nothing given
+  return lo == hi1 - 1 && lo <= 2 ? lo : -1;
 }
 
 bool RunCode::init(std::span<const std::uint8_t> all) {

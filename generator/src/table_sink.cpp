@@ -33,7 +33,7 @@ Status FileSink::add(std::uint64_t, std::span<const std::span<const std::uint16_
   const std::span<const std::uint16_t> primary = codes[0];
 #pragma omp parallel for num_threads(threads_) schedule(static)
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(wdl_.size()); ++i)
-    wdl_[i] = primary[i] == kDontCareCode ? kDontCareCode : Value::decode(primary[i]).wdl_only().encode();
+    wdl_[i] = primary[i] == kDontCareCode ? kDontCareCode : Value::wdl_only_code(primary[i]);
   if (Status s = builders_[0]->add(wdl_); !s.ok()) return s;
   if (builders_[1])
     if (Status s = builders_[1]->add(without_draws(codes[0])); !s.ok()) return s;

@@ -130,5 +130,31 @@ TEST(RunParse, LargeBlocksTakeTheLeastCostToo) {
   EXPECT_EQ(check_symbols(none, symbols), least_cost(none));
 }
 
+// A block is constant (FORMAT.md 3.2) when every given code is the same
+// WDL code, or none is given (then 0): the writer's vector test against
+// the definition, on blocks of runs, all one code, or all but one slot.
+RC_GTEST_PROP(RunParse, ConstantBlocksAreThoseOfOneGivenCode, ()) {
+  const auto n = *rc::gen::inRange<std::size_t>(1, 5000);
+  const auto top = *rc::gen::inRange<unsigned>(0, 3);
+  const auto dont_care = *rc::gen::inRange<unsigned>(0, 9);
+  std::vector<std::uint16_t> codes = random_block(n, top, dont_care, *rc::gen::arbitrary<unsigned>());
+  const auto shape = *rc::gen::inRange(0, 3);
+  if (shape > 0) {  // one code (or don't care) everywhere, then maybe one other slot
+    const auto fill = *rc::gen::element<std::uint16_t>(0, 1, 2, kDontCareCode);
+    std::fill(codes.begin(), codes.end(), fill);
+    if (shape == 2) codes[*rc::gen::inRange<std::size_t>(0, n)] = *rc::gen::element<std::uint16_t>(0, 1, 2, kDontCareCode);
+  }
+  int want = 0;
+  bool seen = false;
+  for (std::uint16_t c : codes) {
+    if (c == kDontCareCode) continue;
+    if (!seen) want = c;
+    else if (c != want) want = -1;
+    seen = true;
+    if (want < 0) break;
+  }
+  RC_ASSERT(tl::constant_code(codes) == want);
+}
+
 }  // namespace
 }  // namespace damka

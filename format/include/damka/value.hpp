@@ -44,11 +44,19 @@ struct Value {
   }
   // The same value with its distance dropped (what a WDL table stores).
   constexpr Value wdl_only() const { return {wdl, 0}; }
+  // decode(code).wdl_only().encode(), without branches (a loop of it
+  // vectorises): 0 stays 0, an odd code (a win) is 1, an even one 2.
+  static constexpr std::uint16_t wdl_only_code(std::uint16_t code) {
+    return static_cast<std::uint16_t>((code != 0) * (2 - (code & 1)));
+  }
   friend constexpr bool operator==(const Value&, const Value&) = default;
 };
 
 static_assert(Value::decode(Value::win(7).encode()) == Value::win(7));
 static_assert(Value::decode(Value::loss(0).encode()) == Value::loss(0));
 static_assert(Value::win(0).encode() == 1 && Value::loss(0).encode() == 2);
+static_assert(Value::wdl_only_code(Value::win(9).encode()) == Value::win(0).encode() &&
+              Value::wdl_only_code(Value::loss(4).encode()) == Value::loss(0).encode() &&
+              Value::wdl_only_code(Value::draw().encode()) == Value::draw().encode());
 
 }  // namespace damka
