@@ -135,8 +135,9 @@ struct LevelPlan {
 // The teams for a level of `units` units that is not solved unit by unit:
 // one per unit, each of at least two threads.  One team of 16 threads on a
 // level of a few small units waited at every bucket of every unit: on 16
-// cores, 2K2Mv2K's team levels took 2.76 s where 8 threads' units mode
-// took 0.44 s.  With two or three threads this is one team, as before.
+// cores, 2K2Mv2K's team levels took 3.1 s that way and 1.5 s with teams
+// side by side (where 8 threads' units mode took 0.44 s).  With two or
+// three threads this is one team.
 int level_teams(std::size_t units, int threads) {
   return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(units, static_cast<std::size_t>(threads / 2))));
 }
@@ -183,7 +184,10 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
   // A team shares one unit's scratch; with the graph where it fits the
   // room left (the passes then follow predecessor lists instead of
   // generating un-moves: 4Kv1K with 2 threads took 2.4 times the CPU of one
-  // thread with a graph), for fewer teams if it must.
+  // thread with a graph).  The teams beyond one take only that room too
+  // (fewer teams where it is short): the room is what the budget leaves
+  // beside the plan's minimum and its store, so they never make a store
+  // spill to disk.
   const std::uint64_t teams = static_cast<std::uint64_t>(level_teams(units, threads));
   const std::uint64_t team_graph = UnitSolver::scratch_bytes(unit_positions, passes, edges);
   if (team_graph <= team_graph_room && numbered) {
@@ -195,7 +199,7 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
   if (can_sweep) return sweep();
   const std::uint64_t plain = UnitSolver::scratch_bytes(unit_positions, passes, 0);
   lp.mode = Mode::Team;
-  lp.teams = static_cast<int>(std::clamp<std::uint64_t>(have / 2 / std::max<std::uint64_t>(plain, 1), 1, teams));
+  lp.teams = static_cast<int>(std::min(teams, 1 + team_graph_room / std::max<std::uint64_t>(plain, 1)));
   lp.scratch = plain * static_cast<std::uint64_t>(lp.teams);
   return lp;
 }

@@ -2,8 +2,9 @@
 // (UnitSolver::solve_teams, engine.cpp level_teams()): the same values,
 // derived marks and counts as one thread, for any number of teams and
 // threads, with and without the move graph; a team that is not the
-// caller's really runs (a thread of its own leads it); and a worker's
-// failure in any team is a clean error.
+// caller's really runs (a thread of its own leads it); extra teams only
+// take memory the store does not need; and a worker's failure in any team
+// is a clean error.
 #include <gtest/gtest.h>
 
 #include <omp.h>
@@ -47,7 +48,18 @@ TEST(Teams, SameValuesForAnyNumberOfTeams) {
       const Built want = build(r, m, succ, one);
       // 4 threads: two teams of two; 7: three teams (3, 2, 2).
       std::atomic<bool> other_team{false};
-      const std::thread::id caller = std::this_thread::get_id();
+      // The caller's own team: this thread and its OpenMP workers (a pool
+      // kept for its later parallel regions).  Any other thread that starts
+      // a chunk of a unit is in a team another thread leads.
+      std::set<std::thread::id> own{std::this_thread::get_id()};
+      for (int threads : {4, 7}) {
+        std::mutex m;
+#pragma omp parallel num_threads(threads)
+        {
+          const std::lock_guard lock(m);
+          own.insert(std::this_thread::get_id());
+        }
+      }
       for (int threads : {4, 7}) {
         for (bool tight : {false, true}) {
           BuildOptions opt = one;
@@ -56,7 +68,7 @@ TEST(Teams, SameValuesForAnyNumberOfTeams) {
           // teams cut down to what fits.
           if (tight) opt.memory_budget = plan_memory(m, opt.metrics, threads, 0, 0, opt.kings_only).minimum;
           opt.before_unit = [&] {
-            if (omp_get_thread_num() == 0 && std::this_thread::get_id() != caller) other_team = true;
+            if (!own.contains(std::this_thread::get_id())) other_team = true;
           };
           const std::string what = std::string(r.name) + " " + name + ", " + std::to_string(threads) + " threads" +
                                    (tight ? ", tight budget" : "");
@@ -65,6 +77,25 @@ TEST(Teams, SameValuesForAnyNumberOfTeams) {
       }
       EXPECT_TRUE(other_team.load()) << r.name << " " << name << ": no second team ran";
     }
+  }
+}
+
+// Teams beyond the first take only the room the budget leaves beside the
+// plan's minimum and its store: the minimum does not grow with the budget
+// (else a larger --memory could make the store spill), and a budget that
+// holds the minimum and the store keeps the store in memory.
+TEST(Teams, ExtraTeamsNeverMakeTheStoreSpill) {
+  const Material m = *Material::parse("2K1Mv1K");  // 4 units a level: teams with 8 threads
+  const MetricSet all{true, true, true};
+  for (int threads : {8, 16}) {
+    const MemoryPlan small = plan_memory(m, all, threads, 0, 0);
+    const MemoryPlan large = plan_memory(m, all, threads, 0, std::uint64_t{1} << 40);
+    EXPECT_EQ(large.minimum, small.minimum) << threads;
+    EXPECT_GT(large.peak, large.minimum + large.store) << threads << ": no room taken by more teams";
+    const std::uint64_t enough = small.minimum + large.store;
+    const MemoryPlan fits = plan_memory(m, all, threads, 0, enough);
+    EXPECT_FALSE(fits.spill) << threads;
+    EXPECT_LE(fits.peak, enough) << threads;
   }
 }
 
@@ -77,14 +108,22 @@ TEST(Teams, AFailureInAnyTeamIsACleanError) {
   for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
   // Out of memory in a worker of a team led by a thread of its own, then
   // the same from the caller's team.
+  constexpr int kThreads = 8;
+  const std::thread::id caller = std::this_thread::get_id();
+  std::set<std::thread::id> own{caller};  // as in SameValuesForAnyNumberOfTeams
+  std::mutex guard;
+#pragma omp parallel num_threads(kThreads)
+  {
+    const std::lock_guard lock(guard);
+    own.insert(std::this_thread::get_id());
+  }
   for (bool in_other_team : {true, false}) {
     BuildOptions opt;
     opt.mark_derived = true;
-    opt.threads = 8;
-    const std::thread::id caller = std::this_thread::get_id();
+    opt.threads = kThreads;
     std::atomic<int> calls{0};
     opt.before_unit = [&] {
-      const bool other = std::this_thread::get_id() != caller && omp_get_thread_num() == 0;
+      const bool other = !own.contains(std::this_thread::get_id());
       const bool mine = std::this_thread::get_id() == caller;
       if ((in_other_team ? other : mine) && calls++ == 3) throw std::bad_alloc();
     };
