@@ -11,8 +11,8 @@
 // engine solves the progress *levels* from the highest down; inside a level
 // every unit is independent and is solved by one thread from start to end
 // (forward pass, then the distance-ordered passes) with no shared writes.
-// A level with too few units for the threads is solved unit by unit, each
-// with every thread (atomic frontier).  A kings-only material is one unit,
+// A level with too few units for the threads is solved by teams of
+// threads, each unit by one team (atomic frontier), teams side by side.  A kings-only material is one unit,
 // the whole table; where its move graph does not fit, every thread sweeps
 // it distance by distance, keeping 2 bytes per position and pass and one
 // more (BuildOptions::kings_only).
