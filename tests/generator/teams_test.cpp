@@ -53,10 +53,10 @@ TEST(Teams, SameValuesForAnyNumberOfTeams) {
       // a chunk of a unit is in a team another thread leads.
       std::set<std::thread::id> own{std::this_thread::get_id()};
       for (int threads : {4, 7}) {
-        std::mutex m;
+        std::mutex guard;
 #pragma omp parallel num_threads(threads)
         {
-          const std::lock_guard lock(m);
+          const std::lock_guard lock(guard);
           own.insert(std::this_thread::get_id());
         }
       }
@@ -64,8 +64,8 @@ TEST(Teams, SameValuesForAnyNumberOfTeams) {
         for (bool tight : {false, true}) {
           BuildOptions opt = one;
           opt.threads = threads;
-          // The smallest budget the plan allows: no move graph, and the
-          // teams cut down to what fits.
+          // The smallest budget the plan allows: no move graph, and no
+          // room for a second team.
           if (tight) opt.memory_budget = plan_memory(m, opt.metrics, threads, 0, 0, opt.kings_only).minimum;
           opt.before_unit = [&] {
             if (!own.contains(std::this_thread::get_id())) other_team = true;
