@@ -10,12 +10,9 @@
 // one thread unless nesting were switched on for the whole process.
 #include <algorithm>
 #include <atomic>
-#include <cassert>
-#include <mutex>
-#include <new>
 #include <system_error>
 #include <string>
-#include <string_view>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -32,34 +29,23 @@ void UnitSolver::solve_teams(std::span<const Unit> units, std::span<Scratch> scr
   // Team t starts with unit t (teams <= units), then takes the next unit
   // not taken.
   std::atomic<std::size_t> taken{teams};
-  std::atomic<bool> stopped{false};
+  std::atomic<bool> stopped{false};  // no unit is started after a failure
   std::atomic<std::uint64_t> positions{0};
-  std::mutex failure;
-  auto fail = [&](std::string_view why) {
-    stopped = true;  // no unit is started after a failure
-    const std::lock_guard lock(failure);
-    if (error.empty()) error = why;
-  };
   // Team t: readers [first, first + size), as even as the division allows;
   // it starts with its own unit and then units [also, also_end) (those of
-  // teams that got no thread).
+  // teams that got no thread).  A failure sets `error` once (guarded()).
   auto run = [&](std::size_t t, std::size_t also, std::size_t also_end) {
     const std::size_t per = readers.size() / teams, extra = readers.size() % teams;
     const std::size_t first = t * per + std::min(t, extra), size = per + (t < extra ? 1 : 0);
-    try {
-      for (std::size_t i = t; i < units.size() && !stopped.load();
-           i = also < also_end ? also++ : taken.fetch_add(1)) {
+    for (std::size_t i = t; i < units.size() && !stopped.load(); i = also < also_end ? also++ : taken.fetch_add(1)) {
+      guarded(stopped, error, [&] {
         std::string why;
         solve_parallel(units[i], scratch[t], readers.subspan(first, size), next, cur, edges, why);
-        if (!why.empty()) return fail(why);
+        if (!why.empty()) throw std::runtime_error(why);
         const std::uint64_t n = units[i].parts * L_.K;
         const std::uint64_t now = positions.fetch_add(n) + n;
         if (t == 0 && solved) solved(now);
-      }
-    } catch (const std::bad_alloc&) {
-      fail(kWorkerOutOfMemory);
-    } catch (const std::exception& e) {
-      fail(e.what());
+      });
     }
   };
   std::vector<std::thread> others;
