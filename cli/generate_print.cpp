@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 #include "damka/engine.hpp"  // format_bytes
 #include "damka/phase_json.hpp"
@@ -17,6 +18,23 @@ namespace {
 nlohmann::json side_json(const SideCounts& c) {
   return {{"wins", c.wins}, {"draws", c.draws}, {"losses", c.losses}, {"longest_win_plies", c.longest_win},
           {"longest_win_dtc_plies", c.longest_win_dtc}};
+}
+
+// The levels per LevelMode (engine.hpp), every mode named.
+nlohmann::json levels_json(const Prediction& p) {
+  nlohmann::json j = nlohmann::json::object();
+  for (int k = 0; k < kLevelModes; ++k)
+    j[std::string(level_mode_name(static_cast<LevelMode>(k)))] = p.levels_by_mode[static_cast<std::size_t>(k)];
+  return j;
+}
+
+// " (N levels without a move graph)": those solved by generating un-moves
+// in every pass, several times slower (a larger --memory gives them one).
+std::string without_graph(const Prediction& p) {
+  const std::uint32_t n = p.levels_by_mode[static_cast<std::size_t>(LevelMode::Units)] +
+                          p.levels_by_mode[static_cast<std::size_t>(LevelMode::Team)];
+  if (n == 0) return "";
+  return "  (" + std::to_string(n) + (n == 1 ? " level" : " levels") + " without a move graph)";
 }
 
 }  // namespace
@@ -46,7 +64,7 @@ void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const s
       if (build)
         j["predicted"] = {{"peak_memory_bytes", r.predicted.peak_bytes}, {"disk_bytes", r.predicted.disk_bytes},
                           {"temporary_disk_bytes", r.predicted.spill_bytes}, {"seconds", r.predicted.seconds},
-                          {"resident_bytes", r.resident_bytes}};
+                          {"resident_bytes", r.resident_bytes}, {"levels_by_mode", levels_json(r.predicted)}};
       if (build && opt.ranks > 1) {
         j["rank"] = r.rank == RankJob::kAllRanks ? Json("all") : Json(r.rank);
         j["predicted"]["start_seconds"] = r.predicted.start;
@@ -55,10 +73,11 @@ void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const s
       }
       out.push_back(j);
     } else if (build) {
-      std::printf("%-12s %14llu  %-8s %10s %10s %9s%s\n", r.material.name().c_str(),
+      std::printf("%-12s %14llu  %-8s %10s %10s %9s%s%s\n", r.material.name().c_str(),
                   static_cast<unsigned long long>(r.positions), action_name(r.action),
                   format_bytes(r.predicted.peak_bytes).c_str(), format_bytes(r.predicted.disk_bytes).c_str(),
-                  human_seconds(r.predicted.seconds).c_str(), r.spilled ? "  (levels on disk)" : "");
+                  human_seconds(r.predicted.seconds).c_str(), r.spilled ? "  (levels on disk)" : "",
+                  without_graph(r.predicted).c_str());
       if (opt.ranks > 1)
         std::printf("%-12s %14s  %s, from %s to %s\n", "", "",
                     r.rank == RankJob::kAllRanks ? "split among every rank" : ("rank " + std::to_string(r.rank)).c_str(),

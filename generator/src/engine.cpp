@@ -118,16 +118,13 @@ std::vector<Unit> split_units(std::vector<Unit> units, const LevelSplit& split) 
 
 constexpr std::uint64_t kFixedBytes = std::uint64_t{48} << 20;  // process, buffers, zstd contexts
 
-// How a level is solved: units in parallel, each by one thread keeping its
-// move graph (fastest) or not (less memory), or unit by unit with every
-// thread (few units, or units too large for one thread each); a kings-only
-// material (one unit, the whole table) in sweeps by every thread where its
-// move graph does not fit (BuildOptions::kings_only).
-enum class Mode { SerialGraph, Serial, TeamGraph, Team, Sweep };
+// How a level is solved (LevelMode, engine.hpp).
+using Mode = LevelMode;
 
 struct LevelPlan {
   Mode mode = Mode::Team;
   int teams = 1;              // Team, TeamGraph: teams solving units side by side
+  int graph_threads = 0;      // UnitsGraph: the threads that keep their units' graphs (the others none)
   std::uint64_t levels = 0;   // this level's and the next one's values
   std::uint64_t scratch = 0;  // unit working memory, all threads
 };
@@ -170,13 +167,34 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
     const std::uint64_t plain = UnitSolver::scratch_bytes(unit_positions, passes, 0) * t;
     // The graph only where it costs a fraction of the budget.
     if (graph <= have / 2 && numbered) {
-      lp.mode = Mode::SerialGraph;
+      lp.mode = Mode::UnitsGraph;
+      lp.graph_threads = threads;
       lp.scratch = graph;
       return lp;
     }
     if (can_sweep) return sweep();
+    // Where a graph per thread does not fit, as many threads keep one as
+    // fit beside the store (they must not make it spill), the others none:
+    // following predecessor lists beats generating un-moves, and a unit
+    // stays one thread's (Russian 4K1Mv2K, --metrics wdl, 2 threads,
+    // --memory 16G, idle: units 217 s without graphs, 158 s with one
+    // thread's; a team sharing one graph took 180 s, its atomics costing
+    // more than the graph saved for 3K1Mv3K, unchanged here at 180 s).
+    // Not bound to half of what is left, as the graphs of all threads are:
+    // finished tables kept in memory leave less than that to the one-man
+    // 7-piece materials at --memory 16G.
+    const std::uint64_t one = UnitSolver::scratch_bytes(unit_positions, passes, edges);
+    const std::uint64_t single = plain / t;
+    const std::uint64_t store = table_slots(L.index) * 2 * static_cast<std::uint64_t>(passes);
+    if (threads > 1 && numbered && store + plain + (one - single) <= have) {
+      const std::uint64_t g = std::min<std::uint64_t>(t - 1, (have - store - plain) / (one - single));
+      lp.mode = Mode::UnitsGraph;
+      lp.graph_threads = static_cast<int>(g);
+      lp.scratch = plain + g * (one - single);
+      return lp;
+    }
     if (plain <= have / 2 || threads == 1) {
-      lp.mode = Mode::Serial;
+      lp.mode = Mode::Units;
       lp.scratch = plain;
       return lp;
     }
@@ -357,6 +375,17 @@ void MemorySuccessors::add(const Material& canonical, const std::vector<std::uin
 std::unique_ptr<SuccessorReader> MemorySuccessors::reader() const { return std::make_unique<MemoryReader>(entries_); }
 std::unique_ptr<SuccessorReader> FunctionSuccessors::reader() const { return std::make_unique<FunctionReader>(fn_); }
 
+std::string_view level_mode_name(LevelMode mode) {
+  switch (mode) {
+    case LevelMode::UnitsGraph: return "units_graph";
+    case LevelMode::Units: return "units";
+    case LevelMode::TeamGraph: return "team_graph";
+    case LevelMode::Team: return "team";
+    case LevelMode::Sweep: return "sweep";
+  }
+  return "?";
+}
+
 MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int threads, std::uint64_t reader_bytes,
                        std::uint64_t budget, KingsOnly kings_only) {
   const Layout L(canonical);
@@ -388,7 +417,14 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
     plan.spill_disk = plan.store;
     plan.store = 0;
   }
-  plan.peak = std::max(plan.minimum, worst_of(team_graph_room(plan, budget)) + fixed) + plan.store;
+  const std::uint64_t room = team_graph_room(plan, budget);
+  plan.peak = std::max(plan.minimum, worst_of(room) + fixed) + plan.store;
+  for (std::size_t p = 0; p < L.levels.size(); ++p)
+    if (!L.levels[p].empty()) {
+      const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget, room, kings_only);
+      ++plan.levels_by_mode[static_cast<std::size_t>(lp.mode)];
+      if (lp.mode == Mode::UnitsGraph && lp.graph_threads < threads) ++plan.levels_partly_graphed;
+    }
   return plan;
 }
 
@@ -463,9 +499,8 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       const std::vector<Unit> units =
           opt.split && !shared_sweep ? split_units(units_of_level(L, p, threads), *opt.split) : units_of_level(L, p, threads);
       PhaseClock level_clock(stats.profile,
-                             lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial ? Phase::Units : Phase::Team);
-      if (lp.mode == Mode::SerialGraph || lp.mode == Mode::Serial) {
-        const bool graph = lp.mode == Mode::SerialGraph;
+                             lp.mode == Mode::UnitsGraph || lp.mode == Mode::Units ? Phase::Units : Phase::Team);
+      if (lp.mode == Mode::UnitsGraph || lp.mode == Mode::Units) {
         // One parallel region for the whole level: a barrier per chunk of
         // units left a thread waiting for the other's last unit (and, on a
         // busy machine, for a descheduled thread) many times per level.
@@ -485,8 +520,10 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
           std::uint64_t unadded = 0, reported = 0;
 #pragma omp for schedule(dynamic, grain) nowait
           for (std::int64_t i = 0; i < static_cast<std::int64_t>(units.size()); ++i) {
-            guarded(failed, error,
-                    [&] { solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph); });
+            guarded(failed, error, [&] {
+              solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves,
+                                  static_cast<int>(t) < lp.graph_threads);
+            });
             if ((unadded += units[i].parts * L.K) < kAddEvery) continue;
             const std::uint64_t now = solved.fetch_add(unadded, std::memory_order_relaxed) + unadded;
             unadded = 0;

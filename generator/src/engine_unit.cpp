@@ -462,31 +462,69 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   if (unresolved) inconsistent_ = true;
 }
 
-void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk) {
-  // Position p's targets: fwd_of(p)[fwd_off[p] .. fwd_off[p + 1]).
+void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk, int threads) {
+  // Position p's targets: fwd_of(p)[begin_of(p) .. fwd_off[p + 1]).
   auto fwd_of = [&](std::uint64_t p) -> const BigVector<std::uint32_t>& {
     return chunk == 0 ? s.fwd : s.fwd_chunks[p / chunk];
   };
   auto begin_of = [&](std::uint64_t p) -> std::uint32_t {
     return chunk != 0 && p % chunk == 0 ? 0 : s.fwd_off[p];
   };
+  // Each thread owns the targets [lo, hi) and scans every edge in position
+  // order: a target's predecessors are listed in increasing order whatever
+  // the threads, and no two threads write one entry.  Every thread reads
+  // all the edges (sequentially); the scattered writes, the cost, are
+  // shared, each into a range a 1/threads of the unit.
+  // One thread (a unit of a level solved by units, often tiny) takes the
+  // plain loops and enters no parallel region (one per unit made men-only
+  // materials several times slower).  Allocations happen between the
+  // regions (an exception must not leave one).
+  const auto T = static_cast<std::uint64_t>(std::max(threads, 1));
+  auto count = [&](std::uint64_t lo, std::uint64_t hi) {
+    auto of = [&](const BigVector<std::uint32_t>& edges) {
+      if (T == 1) {
+        for (std::uint32_t q : edges) ++s.rev_off[q + 1];
+        return;
+      }
+      for (std::uint32_t q : edges)
+        if (q >= lo && q < hi) ++s.rev_off[q + 1];
+    };
+    if (chunk == 0)
+      of(s.fwd);
+    else
+      for (const auto& c : s.fwd_chunks) of(c);
+  };
   s.rev_off.assign(n + 1, 0);
-  std::uint64_t edges = 0;
-  if (chunk == 0) {
-    for (std::uint32_t q : s.fwd) ++s.rev_off[q + 1];
-    edges = s.fwd.size();
+  if (T == 1) {
+    count(0, n);
   } else {
-    for (const auto& c : s.fwd_chunks) {
-      for (std::uint32_t q : c) ++s.rev_off[q + 1];
-      edges += c.size();
+#pragma omp parallel num_threads(static_cast<int>(T))
+    {
+      const auto t = static_cast<std::uint64_t>(omp_get_thread_num());
+      count(n * t / T, n * (t + 1) / T);
     }
   }
   for (std::uint64_t l = 0; l < n; ++l) s.rev_off[l + 1] += s.rev_off[l];
-  s.rev.resize(edges);
+  s.rev.resize(s.rev_off[n]);
   BigVector<std::uint32_t> fill(s.rev_off.begin(), s.rev_off.end() - 1);
-  for (std::uint64_t p = 0; p < n; ++p) {
-    const BigVector<std::uint32_t>& f = fwd_of(p);
-    for (std::uint32_t e = begin_of(p); e < s.fwd_off[p + 1]; ++e) s.rev[fill[f[e]]++] = static_cast<std::uint32_t>(p);
+  if (T == 1) {
+    for (std::uint64_t p = 0; p < n; ++p) {
+      const BigVector<std::uint32_t>& f = fwd_of(p);
+      for (std::uint32_t e = begin_of(p); e < s.fwd_off[p + 1]; ++e) s.rev[fill[f[e]]++] = static_cast<std::uint32_t>(p);
+    }
+    return;
+  }
+#pragma omp parallel num_threads(static_cast<int>(T))
+  {
+    const auto t = static_cast<std::uint64_t>(omp_get_thread_num());
+    const std::uint64_t lo = n * t / T, hi = n * (t + 1) / T;
+    for (std::uint64_t p = 0; p < n; ++p) {
+      const BigVector<std::uint32_t>& f = fwd_of(p);
+      for (std::uint32_t e = begin_of(p); e < s.fwd_off[p + 1]; ++e) {
+        const std::uint32_t q = f[e];
+        if (q >= lo && q < hi) s.rev[fill[q]++] = static_cast<std::uint32_t>(p);
+      }
+    }
   }
 }
 
@@ -528,7 +566,7 @@ void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, co
   s.fwd_off.assign(n + 1, 0);
   gather_all<true>(u, s, rd, next, moves);
   record_stored(u, s, cur);
-  build_predecessors(s, n, 0);
+  build_predecessors(s, n, 0, 1);
   for (int i = 0; i < passes_.size(); ++i) propagate<false, true>(u, s, cur, i, 1);
 }
 
@@ -584,7 +622,7 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::span<const std::
   if (failed) return;
   record_stored(u, s, cur);
   if (edges) {
-    build_predecessors(s, n, chunk);
+    build_predecessors(s, n, chunk, threads);
     for (auto& c : s.fwd_chunks) c = {};
     for (int i = 0; i < passes_.size(); ++i) propagate<true, true>(u, s, cur, i, threads);
     return;

@@ -95,7 +95,7 @@ class UnitSolver {
     BigVector<std::uint16_t> queued;
     BigVector<std::uint16_t> win_exit[kMaxPasses], loss_exit[kMaxPasses];
     std::vector<std::vector<std::uint64_t>> buckets;
-    // In-unit move graph (SerialGraph and TeamGraph): forward edges as gathered, then
+    // In-unit move graph (LevelMode UnitsGraph and TeamGraph): forward edges as gathered, then
     // each position's predecessors (CSR), so the passes need no un-moves.
     BigVector<std::uint32_t> fwd, fwd_off, rev, rev_off;
     // A team's forward edges, per chunk of consecutive positions (chunk c
@@ -201,8 +201,9 @@ class UnitSolver {
   template <bool Par, bool Edges>
   void propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass, int threads) const;
   // Predecessor lists (rev, rev_off) from the forward edges: s.fwd when
-  // chunk == 0, else s.fwd_chunks of `chunk` positions each.
-  static void build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk);
+  // chunk == 0, else s.fwd_chunks of `chunk` positions each.  By `threads`
+  // threads (an OpenMP team of its own); the lists do not depend on them.
+  static void build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk, int threads);
   // Clears cur.derived's bits of u's stored positions (after gather).
   void record_stored(const Unit& u, const Scratch& s, LevelArrays& cur) const;
 

@@ -160,6 +160,7 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
         load_seconds += static_cast<double>(table_slots(order[j])) * kLoadSecondsPerPosition / threads;
       }
       r.predicted.spill_bytes = mp.spill_disk;
+      r.predicted.levels_by_mode = mp.levels_by_mode;
       const bool small = opt.compression == Compression::Small;
       int zstd_files = 0;
       for (Metric fm : file_metrics(opt.metrics)) {

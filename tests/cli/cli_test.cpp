@@ -116,6 +116,36 @@ TEST_F(Cli, VerifyInfoAndDryRunOnGeneratedTables) {
   EXPECT_NE(r.out.find("present"), std::string::npos) << r.out;
 }
 
+// The dry run says how each material's levels will be solved (LevelMode):
+// in JSON per mode, and in words where levels get no move graph (a tight
+// --memory: several times slower).
+TEST_F(Cli, DryRunSaysHowTheLevelsAreSolved) {
+  Outcome r = damka("generate -v russian -n 4 -t 2 --dry-run --json -o " + dir_.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  int planned = 0;
+  for (const auto& t : j["tables"]) {
+    if (t["status"] != "to build") continue;
+    ++planned;
+    const auto& modes = t["predicted"]["levels_by_mode"];
+    ASSERT_EQ(modes.size(), 5u) << t.dump();
+    int levels = 0;
+    for (const char* k : {"units_graph", "units", "team_graph", "team", "sweep"}) levels += modes[k].get<int>();
+    EXPECT_GT(levels, 0) << t.dump();
+    // One level per row the man can stand on.
+    if (t["material"] == "2K1Mv1K") {
+      EXPECT_EQ(levels, 7) << t.dump();
+    }
+  }
+  EXPECT_GT(planned, 0) << r.out;
+  r = damka("generate -v russian -n 4 -t 2 --dry-run -o " + dir_.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.find("without a move graph"), std::string::npos) << r.out;
+  r = damka("generate -v russian -n 4 -t 2 --memory 60M --dry-run -o " + dir_.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("levels without a move graph"), std::string::npos) << r.out;
+}
+
 // verify --journal: the same command run again skips what was found good;
 // a file that is no journal is refused (exit 2) and left as it is.
 TEST_F(Cli, VerifyJournalResumesAndRefusesOtherFiles) {

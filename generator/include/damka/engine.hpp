@@ -12,7 +12,8 @@
 // every unit is independent and is solved by one thread from start to end
 // (forward pass, then the distance-ordered passes) with no shared writes.
 // A level with too few units for the threads is solved by teams of
-// threads, each unit by one team (atomic frontier), teams side by side.  A kings-only material is one unit,
+// threads, each unit by one team (atomic frontier), teams side by side
+// (LevelMode says how each level is solved; MemoryPlan counts them).  A kings-only material is one unit,
 // the whole table; where its move graph does not fit, every thread sweeps
 // it distance by distance, keeping 2 bytes per position and pass and one
 // more (BuildOptions::kings_only).
@@ -41,6 +42,7 @@
 // measurable.  BuildStats::profile says how busy the threads were.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -48,6 +50,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "damka/env.hpp"
@@ -226,6 +229,19 @@ struct BuildOptions {
   std::function<void()> before_unit;
 };
 
+// How a level is solved (chosen per level by the memory plan): its units
+// in parallel, each by one thread keeping its move graph (UnitsGraph,
+// fastest; where the graphs of all threads do not fit, those of as many
+// as fit) or not (Units, less memory); unit by unit by teams of threads
+// side by side, each team sharing one unit's move graph (TeamGraph) or
+// none (Team), for levels of fewer units than twice the threads or whose
+// units are too large for one thread each; or a kings-only material (one
+// unit, the whole table) in sweeps by every thread (Sweep).
+enum class LevelMode { UnitsGraph, Units, TeamGraph, Team, Sweep };
+inline constexpr int kLevelModes = 5;
+// "units_graph", "units", "team_graph", "team", "sweep" (the dry run's JSON).
+std::string_view level_mode_name(LevelMode mode);
+
 // What a build of `canonical` needs, before it starts.
 struct MemoryPlan {
   std::uint64_t levels = 0;   // the largest pair of adjacent levels' values
@@ -236,6 +252,12 @@ struct MemoryPlan {
   std::uint64_t peak = 0;     // levels + units + readers + store
   std::uint64_t minimum = 0;  // peak when spilled: what no budget can go below
   bool spill = false;
+  // The levels that build_material solves in each LevelMode at this budget
+  // (indexed by LevelMode).
+  std::array<std::uint32_t, kLevelModes> levels_by_mode{};
+  // Of the UnitsGraph levels, those where only some threads keep their
+  // units' graphs (the graphs of all do not fit).
+  std::uint32_t levels_partly_graphed = 0;
 };
 MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int threads,
                        std::uint64_t reader_bytes, std::uint64_t budget, KingsOnly kings_only = KingsOnly::Auto);

@@ -16,6 +16,7 @@
 // value them by a search over the captures (value_oracle.hpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -89,6 +90,8 @@ struct Prediction {
   std::uint64_t peak_bytes = 0;   // memory
   std::uint64_t disk_bytes = 0;   // the table files
   std::uint64_t spill_bytes = 0;  // temporary disk while building (0: none)
+  // The levels solved in each LevelMode (engine.hpp; MemoryPlan::levels_by_mode).
+  std::array<std::uint32_t, kLevelModes> levels_by_mode{};
   double seconds = 0;
   // Several ranks: when it starts and ends (seconds from the start; a split
   // material takes less than `seconds`, its time on one rank), and the
