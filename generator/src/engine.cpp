@@ -395,12 +395,17 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
   plan.readers = reader_bytes * static_cast<std::uint64_t>(threads);
   const std::uint64_t fixed = plan.readers + kFixedBytes;
   // The minimum without a team's move graph (an option, like the serial
-  // units' graph: taken only with memory to spare), then the plan with it.
-  auto worst_of = [&](std::uint64_t room) {
+  // units' graph: taken only with memory to spare), then the plan with it,
+  // whose levels' modes are counted (`count`).
+  auto worst_of = [&](std::uint64_t room, bool count) {
     std::uint64_t worst = 0;
     for (std::size_t p = 0; p < L.levels.size(); ++p) {
       if (L.levels[p].empty()) continue;
       const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget, room, kings_only);
+      if (count) {
+        ++plan.levels_by_mode[static_cast<std::size_t>(lp.mode)];
+        if (lp.mode == Mode::UnitsGraph && lp.graph_threads < threads) ++plan.levels_partly_graphed;
+      }
       if (lp.levels + lp.scratch > worst) {
         worst = lp.levels + lp.scratch;
         plan.levels = lp.levels;
@@ -410,7 +415,7 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
     return worst;
   };
   const std::uint64_t slots = table_slots(L.index);
-  plan.minimum = worst_of(0) + fixed;
+  plan.minimum = worst_of(0, false) + fixed;
   plan.store = slots * 2 * static_cast<std::uint64_t>(P);
   plan.spill = plan.minimum + plan.store > budget;
   if (plan.spill) {
@@ -418,13 +423,7 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
     plan.store = 0;
   }
   const std::uint64_t room = team_graph_room(plan, budget);
-  plan.peak = std::max(plan.minimum, worst_of(room) + fixed) + plan.store;
-  for (std::size_t p = 0; p < L.levels.size(); ++p)
-    if (!L.levels[p].empty()) {
-      const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget, room, kings_only);
-      ++plan.levels_by_mode[static_cast<std::size_t>(lp.mode)];
-      if (lp.mode == Mode::UnitsGraph && lp.graph_threads < threads) ++plan.levels_partly_graphed;
-    }
+  plan.peak = std::max(plan.minimum, worst_of(room, true) + fixed) + plan.store;
   return plan;
 }
 

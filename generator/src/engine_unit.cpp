@@ -475,17 +475,22 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t c
   // the threads, and no two threads write one entry.  Every thread reads
   // all the edges (sequentially); the scattered writes, the cost, are
   // shared, each into a range a 1/threads of the unit.
-  // One thread (a unit of a level solved by units, often tiny) takes the
-  // plain loops and enters no parallel region (one per unit made men-only
-  // materials several times slower).  Allocations happen between the
-  // regions (an exception must not leave one).
-  const auto T = static_cast<std::uint64_t>(std::max(threads, 1));
-  auto count = [&](std::uint64_t lo, std::uint64_t hi) {
+  // One thread (a unit of a level solved by units, often tiny) calls the
+  // same bodies for [0, n) and enters no parallel region (one per unit made
+  // men-only materials several times slower).  Allocations happen between
+  // the regions (an exception must not leave one).
+  const int T = std::max(threads, 1);
+  auto each_range = [&](auto&& body) {
+    if (T == 1) return body(std::uint64_t{0}, n);
+#pragma omp parallel num_threads(T)
+    {
+      const auto t = static_cast<std::uint64_t>(omp_get_thread_num()), all = static_cast<std::uint64_t>(T);
+      body(n * t / all, n * (t + 1) / all);
+    }
+  };
+  s.rev_off.assign(n + 1, 0);
+  each_range([&](std::uint64_t lo, std::uint64_t hi) {
     auto of = [&](const BigVector<std::uint32_t>& edges) {
-      if (T == 1) {
-        for (std::uint32_t q : edges) ++s.rev_off[q + 1];
-        return;
-      }
       for (std::uint32_t q : edges)
         if (q >= lo && q < hi) ++s.rev_off[q + 1];
     };
@@ -493,31 +498,11 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t c
       of(s.fwd);
     else
       for (const auto& c : s.fwd_chunks) of(c);
-  };
-  s.rev_off.assign(n + 1, 0);
-  if (T == 1) {
-    count(0, n);
-  } else {
-#pragma omp parallel num_threads(static_cast<int>(T))
-    {
-      const auto t = static_cast<std::uint64_t>(omp_get_thread_num());
-      count(n * t / T, n * (t + 1) / T);
-    }
-  }
+  });
   for (std::uint64_t l = 0; l < n; ++l) s.rev_off[l + 1] += s.rev_off[l];
   s.rev.resize(s.rev_off[n]);
   BigVector<std::uint32_t> fill(s.rev_off.begin(), s.rev_off.end() - 1);
-  if (T == 1) {
-    for (std::uint64_t p = 0; p < n; ++p) {
-      const BigVector<std::uint32_t>& f = fwd_of(p);
-      for (std::uint32_t e = begin_of(p); e < s.fwd_off[p + 1]; ++e) s.rev[fill[f[e]]++] = static_cast<std::uint32_t>(p);
-    }
-    return;
-  }
-#pragma omp parallel num_threads(static_cast<int>(T))
-  {
-    const auto t = static_cast<std::uint64_t>(omp_get_thread_num());
-    const std::uint64_t lo = n * t / T, hi = n * (t + 1) / T;
+  each_range([&](std::uint64_t lo, std::uint64_t hi) {
     for (std::uint64_t p = 0; p < n; ++p) {
       const BigVector<std::uint32_t>& f = fwd_of(p);
       for (std::uint32_t e = begin_of(p); e < s.fwd_off[p + 1]; ++e) {
@@ -525,7 +510,7 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t c
         if (q >= lo && q < hi) s.rev[fill[q]++] = static_cast<std::uint32_t>(p);
       }
     }
-  }
+  });
 }
 
 void UnitSolver::record_stored(const Unit& u, const Scratch& s, LevelArrays& cur) const {

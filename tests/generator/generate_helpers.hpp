@@ -11,6 +11,7 @@
 
 #include "damka/engine.hpp"
 #include "damka/generate.hpp"
+#include "damka/solver.hpp"
 
 namespace damka::test {
 
@@ -25,6 +26,17 @@ inline GenerateOptions options(const std::filesystem::path& out, int pieces, int
   o.out = out;
   o.threads = threads;
   return o;
+}
+
+// The materials m converts into, solved by `solver` (which keeps their
+// tables: it must outlive the result), as build_material reads them.
+inline MemorySuccessors solved_successors(Solver& solver, const Material& m) {
+  MemorySuccessors succ;
+  for (const Material& s : successors(m)) {
+    solver.solve(s);
+    succ.add(s, &solver.table(s)->dtw);
+  }
+  return succ;
 }
 
 // A build's codes, every pass in slot order (a ValueSink for build_material).

@@ -26,11 +26,9 @@ TEST(KingsOnlySweep, SameValuesAsTheUnitSolverForAnyThreadsAndPasses) {
   for (Variant v : all_variants()) {
     const Rules& r = rules_of(v);
     Solver solver(r);
-    for (const char* name : {"3Kv1K", "2Kv2K"}) solver.solve(*Material::parse(name));
     for (const char* name : {"2Kv1K", "3Kv1K", "2Kv2K"}) {
       const Material m = *Material::parse(name);
-      MemorySuccessors succ;
-      for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+      const MemorySuccessors succ = test::solved_successors(solver, m);
       for (int kind = 1; kind < 4; ++kind) {  // dtw and dtc are in kind 2
         BuildOptions base;
         base.mark_derived = true;

@@ -32,9 +32,7 @@ TEST(LargeUnits, FetchingAheadChangesNoValue) {
     // few), and a kings-only material solved by a team.
     for (const char* name : {"2K1Mv1K", "1K1Mv2M", "3Kv1K"}) {
       const Material m = *Material::parse(name);
-      solver.solve(m);
-      MemorySuccessors succ;
-      for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+      const MemorySuccessors succ = test::solved_successors(solver, m);
       for (int kind = 1; kind < 4; ++kind) {
         for (int threads : {1, 2}) {
           for (bool tight : {false, true}) {

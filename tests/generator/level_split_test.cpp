@@ -101,10 +101,8 @@ class LevelSplitTest : public ::testing::TestWithParam<Material> {};
 
 // The materials m converts into, solved, as the engine reads them.
 struct SolvedSuccessors {
-  explicit SolvedSuccessors(const Material& m) : solver(rules_of(Variant::Russian)) {
-    for (const Material& s : successors(m)) solver.solve(s);
-    for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
-  }
+  explicit SolvedSuccessors(const Material& m)
+      : solver(rules_of(Variant::Russian)), succ(test::solved_successors(solver, m)) {}
   Solver solver;
   MemorySuccessors succ;
 };

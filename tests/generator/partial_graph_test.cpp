@@ -26,9 +26,7 @@ TEST(PartialGraph, SomeThreadsKeepAGraphWhereNotAllFit) {
   // units with two threads, whose graphs (some 5 MB each) outweigh the
   // store.
   const Material m = *Material::parse("2K1Mv1K");
-  solver.solve(m);
-  MemorySuccessors succ;
-  for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+  const MemorySuccessors succ = test::solved_successors(solver, m);
   BuildOptions one;
   one.mark_derived = true;
   one.metrics = MetricSet{true, true, true};

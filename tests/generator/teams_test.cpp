@@ -38,9 +38,7 @@ TEST(Teams, SameValuesForAnyNumberOfTeams) {
     Solver solver(r);
     for (const char* name : kMaterials) {
       const Material m = *Material::parse(name);
-      solver.solve(m);
-      MemorySuccessors succ;
-      for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+      const MemorySuccessors succ = test::solved_successors(solver, m);
       BuildOptions one;
       one.mark_derived = true;
       one.metrics = MetricSet{true, true, true};
@@ -103,9 +101,7 @@ TEST(Teams, AFailureInAnyTeamIsACleanError) {
   const Rules& r = rules_of(Variant::Russian);
   Solver solver(r);
   const Material m = *Material::parse("2K1Mv1K");
-  solver.solve(m);
-  MemorySuccessors succ;
-  for (const Material& s : successors(m)) succ.add(s, &solver.table(s)->dtw);
+  const MemorySuccessors succ = test::solved_successors(solver, m);
   // Out of memory in a worker of a team led by a thread of its own, then
   // the same from the caller's team.
   constexpr int kThreads = 8;
