@@ -57,7 +57,9 @@ int run_generate(const GenerateCommandOptions& o, GenerateSetup& s, const Report
 const char* action_name(TableReport::Action a);
 // The dry run's plan: a table of materials with predicted memory, disk and
 // time (and ranks), then the totals; or one JSON object.
-void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const std::vector<TableReport>& plan);
+// The dry run's plan; `fits`: budget_refusal's (in --json, its error and exit code 1 join the document).
+void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const std::vector<TableReport>& plan,
+                const Status& fits);
 
 // The build's output: the header, a line (or a JSON entry) per table done,
 // and the summary.  Counts what it is shown.

@@ -43,7 +43,8 @@ const char* action_name(TableReport::Action a) {
   return a == TableReport::Action::Built ? "built" : a == TableReport::Action::Skipped ? "present" : "to build";
 }
 
-void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const std::vector<TableReport>& plan) {
+void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const std::vector<TableReport>& plan,
+                const Status& fits) {
   const GenerateOptions& opt = s.opt;
   nlohmann::json out = nlohmann::json::array();
   std::uint64_t total = 0, disk = 0, peak = 0, spill = 0;
@@ -64,7 +65,8 @@ void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const s
       if (build)
         j["predicted"] = {{"peak_memory_bytes", r.predicted.peak_bytes}, {"disk_bytes", r.predicted.disk_bytes},
                           {"temporary_disk_bytes", r.predicted.spill_bytes}, {"seconds", r.predicted.seconds},
-                          {"resident_bytes", r.resident_bytes}, {"levels_by_mode", levels_json(r.predicted)}};
+                          {"resident_bytes", r.resident_bytes}, {"levels_by_mode", levels_json(r.predicted)},
+                          {"minimum_memory_bytes", r.predicted.minimum_bytes}, {"fits", r.predicted.fits}};
       if (build && opt.ranks > 1) {
         j["rank"] = r.rank == RankJob::kAllRanks ? Json("all") : Json(r.rank);
         j["predicted"]["start_seconds"] = r.predicted.start;
@@ -73,11 +75,13 @@ void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const s
       }
       out.push_back(j);
     } else if (build) {
-      std::printf("%-12s %14llu  %-8s %10s %10s %9s%s%s\n", r.material.name().c_str(),
+      const std::string short_of =
+          r.predicted.fits ? "" : "  (needs at least " + format_bytes(r.predicted.minimum_bytes) + ": over --memory)";
+      std::printf("%-12s %14llu  %-8s %10s %10s %9s%s%s%s\n", r.material.name().c_str(),
                   static_cast<unsigned long long>(r.positions), action_name(r.action),
                   format_bytes(r.predicted.peak_bytes).c_str(), format_bytes(r.predicted.disk_bytes).c_str(),
                   human_seconds(r.predicted.seconds).c_str(), r.spilled ? "  (levels on disk)" : "",
-                  without_graph(r.predicted).c_str());
+                  without_graph(r.predicted).c_str(), short_of.c_str());
       if (opt.ranks > 1)
         std::printf("%-12s %14s  %s, from %s to %s\n", "", "",
                     r.rank == RankJob::kAllRanks ? "split among every rank" : ("rank " + std::to_string(r.rank)).c_str(),
@@ -96,6 +100,10 @@ void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const s
     j["total"] = {{"positions", total}, {"peak_memory_bytes", peak}, {"disk_bytes", disk},
                   {"temporary_disk_bytes", spill}, {"seconds", seconds}};
     if (opt.ranks > 1) show_rank_plan(plan, opt.ranks, true, j);
+    if (!fits.ok()) {
+      j["error"] = fits.message();
+      j["exit_code"] = 1;
+    }
     std::cout << j.dump(2) << "\n";
   } else {
     std::printf("%zu tables, %llu positions to build with %d threads (%s): peak memory %s (budget %s), disk %s",

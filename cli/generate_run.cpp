@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <utility>
 
 #include "generate_command.hpp"
 #include "generate_ranks.hpp"
@@ -16,7 +17,11 @@ int dry_run(const GenerateCommandOptions& o, const GenerateSetup& s, const Repor
   if (!s.speaks) return 0;  // one plan, printed by rank 0
   auto plan = plan_generation(*s.rules, s.opt);
   if (!plan) return report.fail(1, plan.message());
-  print_plan(o, s, *plan);
+  // The plan is shown in full; where the run it predicts would refuse to
+  // start, so does the dry run (in --json, the plan's document says why).
+  const Status fits = budget_refusal(*plan, s.opt);
+  print_plan(o, s, *plan, fits);
+  if (!fits.ok()) return o.json ? 1 : report.fail(1, fits.message());
   return 0;
 }
 
@@ -45,11 +50,13 @@ int run_generate(const GenerateCommandOptions& o, GenerateSetup& s, const Report
                    detail, p.load_total > 0);
   };
   BuildPrinter printer(o, s);
-  printer.header();
   // On several ranks, each prints the tables it builds as it goes; the
-  // JSON (rank 0) is made from every rank's reports at the end.
+  // JSON (rank 0) is made from every rank's reports at the end.  The header
+  // comes with the first table (a run refused before it builds prints none).
+  bool headed = false;
   if (!(s.on_ranks && o.json)) cb.table_done = [&](const TableReport& r) {
     bar.finish();
+    if (!std::exchange(headed, true)) printer.header();
     printer.table(r);
   };
   const auto wall0 = std::chrono::steady_clock::now();

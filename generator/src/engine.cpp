@@ -439,9 +439,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
   auto fail = [&](const std::string& why, ErrorCode code = ErrorCode::Other) {
     return Status(Error(m.name() + ": " + why, code));
   };
-  if (plan.minimum > opt.memory_budget)
-    return fail("needs " + format_bytes(plan.minimum) + " of memory with " + std::to_string(threads) +
-                " threads, limit " + format_bytes(opt.memory_budget) + " (raise --memory or use fewer threads)");
+  if (plan.minimum > opt.memory_budget) return fail(memory_shortfall(plan.minimum, threads, opt.memory_budget));
   stats = BuildStats{};
   stats.profile.threads = threads;
   const double cpu0 = process_cpu_seconds();
@@ -664,6 +662,16 @@ std::string format_bytes(std::uint64_t bytes) {
   else if (b >= 1024.0) std::snprintf(buf, sizeof buf, "%.0f KiB", b / 1024.0);
   else std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
   return buf;
+}
+
+std::string memory_shortfall(std::uint64_t need, int threads, std::uint64_t budget) {
+  std::string need_text = format_bytes(need), budget_text = format_bytes(budget);
+  if (need_text == budget_text) {
+    need_text += " (" + std::to_string(need) + " bytes)";
+    budget_text += " (" + std::to_string(budget) + " bytes)";
+  }
+  return "needs " + need_text + " of memory with " + std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
+         ", limit " + budget_text + " (raise --memory or use fewer threads)";
 }
 
 }  // namespace damka

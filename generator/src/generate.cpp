@@ -29,6 +29,30 @@
 namespace damka {
 namespace generate_detail {
 
+std::vector<std::pair<Material, std::uint64_t>> over_budget(const std::vector<Material>& order,
+                                                            const std::vector<bool>& build, const GenerateOptions& opt) {
+  const int threads = std::max(1, opt.threads);
+  std::vector<std::pair<Material, std::uint64_t>> out;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (!build[i]) continue;
+    const std::uint64_t need = plan_memory(order[i], opt.metrics, threads, kCachePerThread, opt.memory_budget).minimum;
+    if (need > opt.memory_budget) out.emplace_back(order[i], need);
+  }
+  return out;
+}
+
+Status memory_refusal(const std::vector<std::pair<Material, std::uint64_t>>& short_of, const GenerateOptions& opt) {
+  if (short_of.empty()) return {};
+  auto worst = short_of.begin();
+  for (auto it = short_of.begin(); it != short_of.end(); ++it)
+    if (it->second > worst->second) worst = it;
+  std::string why = worst->first.name() + ": " + memory_shortfall(worst->second, std::max(1, opt.threads), opt.memory_budget);
+  if (short_of.size() > 1)
+    why += "; " + std::to_string(short_of.size() - 1) + (short_of.size() == 2 ? " other material" : " other materials") +
+           " to build need more than the limit too";
+  return Error(why);
+}
+
 std::vector<Material> targets(const GenerateOptions& opt) {
   if (!opt.only) return build_order(opt.max_pieces);
   std::set<Material> need;
@@ -307,6 +331,9 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   // budget allows (resident_tables.hpp).
   std::vector<bool> build(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) build[i] = !present[i];
+  // A budget too small for a material is said before anything is built,
+  // not when its turn comes (hours into a 7-piece run).
+  if (Status s = memory_refusal(over_budget(order, build, opt), opt); !s.ok()) return s.error();
   ResidentTables resident(order, build);
   // The phase notes: earlier runs' entries kept, this run's added as it goes.
   const std::filesystem::path notes_path = phase_notes_path(rules, opt.out);

@@ -21,6 +21,16 @@ inline constexpr Metric kFileMetrics[3] = {Metric::WDL, Metric::DTW, Metric::DTC
 // needs, in build order.
 std::vector<Material> targets(const GenerateOptions& opt);
 
+// The materials of `order` marked in `build` whose build needs more memory
+// than opt.memory_budget with opt.threads threads (build_material's check,
+// made up front), each with that need.
+std::vector<std::pair<Material, std::uint64_t>> over_budget(const std::vector<Material>& order,
+                                                            const std::vector<bool>& build, const GenerateOptions& opt);
+// The refusal for `short_of` (over_budget's): the material that needs the
+// most, named with its need (memory_shortfall), and how many others fall
+// short too; ok when it is empty.
+Status memory_refusal(const std::vector<std::pair<Material, std::uint64_t>>& short_of, const GenerateOptions& opt);
+
 // The prediction model of the plan (generate_plan.cpp).
 // Positions per second of an in-memory build on one thread of this machine
 // (a short build, some 0.5 s; CPU time, so other work on the machine hardly

@@ -152,6 +152,8 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
       if (resident) step = resident_step(*resident, i, m, opt.metrics, threads, opt.memory_budget);
       const MemoryPlan mp = plan_memory(m, opt.metrics, threads, kCachePerThread, step.budget);
       r.predicted.peak_bytes = step.held + mp.peak;
+      r.predicted.minimum_bytes = mp.minimum;
+      r.predicted.fits = mp.minimum <= step.budget;  // build_material's check
       r.resident_bytes = step.held;
       if (step.keep) resident->add(i, nullptr);
       double load_seconds = 0;
@@ -205,6 +207,14 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     }
   }
   return plan;
+}
+
+Status budget_refusal(const std::vector<TableReport>& plan, const GenerateOptions& opt) {
+  std::vector<std::pair<Material, std::uint64_t>> short_of;
+  for (const TableReport& r : plan)
+    if (r.action == TableReport::Action::Planned && !r.predicted.fits)
+      short_of.emplace_back(r.material, r.predicted.minimum_bytes);
+  return memory_refusal(short_of, opt);
 }
 
 }  // namespace damka

@@ -173,6 +173,9 @@ Expected<std::vector<TableReport>> generate_on_ranks(const Rules& rules, const G
   c.broadcast(present_bytes, 0);
   std::vector<bool> done(order.size()), build(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) build[i] = !(done[i] = present_bytes[i] == '1');
+  // As on one process: a budget too small for a material is said before
+  // anything is built (every rank decides the same, so none waits).
+  if (Status s = memory_refusal(over_budget(order, build, opt), opt); !s.ok()) return s.error();
   const RankPlan plan = plan_ranks(order, build, c.size(), opt.split_above);
 
   if (me == 0 && cb.table_done)

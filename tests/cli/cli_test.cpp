@@ -5,7 +5,9 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -141,9 +143,71 @@ TEST_F(Cli, DryRunSaysHowTheLevelsAreSolved) {
   r = damka("generate -v russian -n 4 -t 2 --dry-run -o " + dir_.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(r.out.find("without a move graph"), std::string::npos) << r.out;
-  r = damka("generate -v russian -n 4 -t 2 --memory 60M --dry-run -o " + dir_.string());
+  // The tightest budget every table fits (the largest minimum at a budget
+  // below it: a larger budget only adds graphs where they fit) leaves some
+  // levels without one.
+  r = damka("generate -v russian -n 4 -t 2 --memory 60M --dry-run --json -o " + dir_.string());
+  const auto tight = nlohmann::json::parse(r.out);
+  std::uint64_t tightest = 0;
+  for (const auto& t : tight["tables"])
+    if (t["status"] == "to build") tightest = std::max(tightest, t["predicted"]["minimum_memory_bytes"].get<std::uint64_t>());
+  ASSERT_GT(tightest, 60u << 20) << r.out;
+  r = damka("generate -v russian -n 4 -t 2 --memory " + std::to_string(tightest) + " --dry-run -o " + dir_.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("levels without a move graph"), std::string::npos) << r.out;
+}
+
+// A --memory below what some material needs: the dry run marks those
+// tables and exits 1 as the run would; the run refuses before it builds
+// anything, naming the material that needs the most.
+TEST_F(Cli, GenerateRefusesATooSmallBudgetBeforeBuilding) {
+  Outcome r = damka("generate -v russian -n 4 -t 2 --memory 60M --dry-run --json -o " + dir_.string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  const auto j = nlohmann::json::parse(r.out);  // one document: the plan, with the error
+  ASSERT_TRUE(j.contains("error")) << r.out;
+  EXPECT_EQ(j["exit_code"], 1);
+  const std::string error = j["error"];
+  std::string worst;
+  std::uint64_t most = 0;
+  int over = 0;
+  for (const auto& t : j["tables"]) {
+    if (t["status"] != "to build") continue;
+    const std::uint64_t need = t["predicted"]["minimum_memory_bytes"];
+    EXPECT_EQ(t["predicted"]["fits"].get<bool>(), need <= (60u << 20)) << t.dump();
+    if (need > 60u << 20) ++over;
+    if (need > most) {
+      most = need;
+      worst = t["material"];
+    }
+  }
+  ASSERT_GT(over, 1) << r.out;
+  EXPECT_EQ(error.rfind(worst + ": needs ", 0), 0u) << error;
+  EXPECT_NE(error.find("limit 60 MiB"), std::string::npos) << error;
+  EXPECT_NE(error.find(std::to_string(over - 1) + " other materials"), std::string::npos) << error;
+  r = damka("generate -v russian -n 4 -t 2 --memory 60M --dry-run -o " + dir_.string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("over --memory"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("damka generate: " + worst + ": needs "), std::string::npos) << r.out;
+  // A budget the first table to build fits and a later one does not: the
+  // run builds not even the first.
+  std::string first;
+  std::uint64_t first_need = 0, later_need = 0;
+  for (const auto& t : j["tables"]) {
+    if (t["status"] != "to build") continue;
+    const std::uint64_t need = t["predicted"]["minimum_memory_bytes"];
+    if (first.empty()) {
+      first = t["material"];
+      first_need = need;
+    }
+    later_need = std::max(later_need, need);
+  }
+  ASSERT_GT(later_need, first_need) << r.out;
+  r = damka("generate -v russian -n 4 -t 2 --memory " + std::to_string(first_need) + " -o " + dir_.string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find(": needs "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("use fewer threads"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("built"), std::string::npos) << r.out;  // not one table
+  EXPECT_FALSE(fs::exists(dir_ / "russian" / (first + ".wdl"))) << first;
 }
 
 // verify --journal: the same command run again skips what was found good;

@@ -303,5 +303,11 @@ class FunctionSuccessors : public SuccessorSource {
 Expected<std::uint64_t> parse_memory_size(std::string_view text);
 // "3.2 GiB", "512 MiB", ...
 std::string format_bytes(std::uint64_t bytes);
+// Why a build needing `need` bytes (MemoryPlan::minimum) with `threads`
+// threads cannot run within `budget`: "needs 100 MiB of memory with 2
+// threads, limit 90 MiB (raise --memory or use fewer threads)", exact byte
+// counts added where the two would read the same.  build_material's
+// refusal, and generate()'s and the dry run's before anything is built.
+std::string memory_shortfall(std::uint64_t need, int threads, std::uint64_t budget);
 
 }  // namespace damka

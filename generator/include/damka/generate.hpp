@@ -88,6 +88,11 @@ std::vector<Metric> file_metrics(const MetricSet& m);
 
 struct Prediction {
   std::uint64_t peak_bytes = 0;   // memory
+  // The least memory the build needs with these threads (levels on disk,
+  // no move graphs: MemoryPlan::minimum), and whether the budget allows it;
+  // generate() refuses to start where a table does not fit (budget_refusal).
+  std::uint64_t minimum_bytes = 0;
+  bool fits = true;
   std::uint64_t disk_bytes = 0;   // the table files
   std::uint64_t spill_bytes = 0;  // temporary disk while building (0: none)
   // The levels solved in each LevelMode (engine.hpp; MemoryPlan::levels_by_mode).
@@ -144,6 +149,11 @@ struct GenerateCallbacks {
 // on this machine (measured by a short calibration build in memory);
 // materials already present and valid are marked Skipped.
 Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const GenerateOptions& opt);
+
+// What generate() would refuse before building anything, for a plan_generation()
+// plan: the planned table that needs the most memory above opt.memory_budget,
+// named with its need (memory_shortfall, engine.hpp); ok when every table fits.
+Status budget_refusal(const std::vector<TableReport>& plan, const GenerateOptions& opt);
 
 // Builds the tables; stops at the first error (nothing half-written remains).
 // Holds the output folder's lock (output_lock.hpp) while it runs: fails at
