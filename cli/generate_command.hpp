@@ -56,8 +56,8 @@ int run_generate(const GenerateCommandOptions& o, GenerateSetup& s, const Report
 // The output (generate_print.cpp).
 const char* action_name(TableReport::Action a);
 // The dry run's plan: a table of materials with predicted memory, disk and
-// time (and ranks), then the totals; or one JSON object.
-// The dry run's plan; `fits`: budget_refusal's (in --json, its error and exit code 1 join the document).
+// time (and ranks), then the totals; or one JSON object.  `fits`:
+// budget_refusal's (in --json, its error and exit code 1 join the document).
 void print_plan(const GenerateCommandOptions& o, const GenerateSetup& s, const std::vector<TableReport>& plan,
                 const Status& fits);
 
