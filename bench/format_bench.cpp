@@ -1,4 +1,4 @@
-// Benchmarks of damka_format: index rank/unrank, slot lookup, block reads.
+// Benchmarks of damka_format: index rank/unrank, slot lookup, block reads, table writes.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -90,6 +90,32 @@ void BM_ReadBlock(benchmark::State& state) {
   std::filesystem::remove(path);
 }
 BENCHMARK(BM_ReadBlock)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+// Writing a whole table (the generator's write phase): WDL (the wdlrun
+// parse and its Huffman pass) and DTW (zstd), both threads of this machine
+// or one.  Synthetic codes as in BM_ReadBlock, with 20% don't care.
+void BM_WriteTable(benchmark::State& state) {
+  const Metric metric = static_cast<Metric>(state.range(0));
+  TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("2K1Mv1K1M"), metric);
+  std::mt19937 rng(1);
+  std::vector<std::uint16_t> codes(h.slots);
+  std::uint16_t run = 0;
+  for (auto& c : codes) {
+    if (rng() % 64 == 0) run = static_cast<std::uint16_t>(metric == Metric::WDL ? rng() % 3 : rng() % 80);
+    c = rng() % 10 == 0 ? static_cast<std::uint16_t>(metric == Metric::WDL ? rng() % 3 : rng() % 80) : run;
+    if (rng() % 5 == 0) c = kDontCareCode;
+  }
+  const auto path = std::filesystem::temp_directory_path() / ("damka_bench_w" + std::to_string(::getpid()));
+  WriteOptions wo;
+  wo.threads = static_cast<int>(state.range(1));
+  for (auto _ : state)
+    if (!write_table(path, h, codes, wo).ok()) return state.SkipWithError("write_table failed");
+  state.counters["positions_per_second"] =
+      benchmark::Counter(static_cast<double>(h.slots), benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(std::string(metric_name(metric)));
+  std::filesystem::remove(path);
+}
+BENCHMARK(BM_WriteTable)->Args({0, 1})->Args({1, 1})->Args({0, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace damka

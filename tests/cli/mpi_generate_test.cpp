@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,8 @@
 #include <iterator>
 #include <map>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "damka/table_paths.hpp"
 
@@ -152,6 +155,34 @@ TEST_F(MpiGenerate, AKilledRankStopsTheJobAndTheSameCommandResumes) {
     EXPECT_TRUE(got.at(name) == bytes) << name << " differs from the single-process build";
   }
   EXPECT_TRUE(damka::temp_table_files(dir / "russian").empty());
+}
+
+// A --memory that the first table to build fits and a later one does not
+// is refused on every rank before any table is built: no rank waits for
+// another, the job exits non-zero and writes nothing.
+TEST_F(MpiGenerate, EveryRankRefusesATooSmallBudgetBeforeBuilding) {
+  const fs::path dir = root_ / "small-budget";
+  const Outcome plan =
+      shell(std::string(DAMKA_EXE) + " generate -v russian -n 4 -t 1 --dry-run --json -o " + q(dir) + " 2>/dev/null");
+  ASSERT_EQ(plan.code, 0) << plan.out;
+  std::uint64_t first_need = 0, most = 0;
+  const auto j = nlohmann::json::parse(plan.out);
+  for (const auto& t : j["tables"]) {
+    const std::uint64_t need = t["predicted"]["minimum_memory_bytes"];
+    if (first_need == 0) first_need = need;
+    most = std::max(most, need);
+  }
+  ASSERT_GT(most, first_need) << plan.out;
+  const Outcome r = shell(mpirun(2) + " " + DAMKA_EXE + " generate -v russian -n 4 -t 1 --memory " +
+                          std::to_string(first_need) + " -o " + q(dir));
+  EXPECT_NE(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find(": needs "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("other materials to build need more than the limit too"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("built"), std::string::npos) << r.out;
+  const fs::path family = dir / "russian";
+  if (fs::exists(family))
+    for (const auto& e : fs::directory_iterator(family))
+      EXPECT_EQ(e.path().filename().string()[0], '.') << e.path() << " written\n" << r.out;
 }
 
 TEST_F(MpiGenerate, DryRunPlansEveryRank) {
