@@ -1,8 +1,10 @@
 // FileSuccessors: see file_successors.hpp.
 #include "file_successors.hpp"
 
+#include <atomic>
 #include <cassert>
 #include <chrono>
+#include <optional>
 #include <set>
 
 #include "damka/material_number.hpp"
@@ -24,10 +26,20 @@ class FileReader : public SuccessorReader {
       : source_(source), entries_(entries), rules_(rules), metric_(metric) {}
 
   std::uint16_t code(const Position& q) override {
-    // A resident material holds every position's true code: no search.
+    // A resident material holds every position's true code (no search) but
+    // a loaded table's capture positions not read yet (kLazyCode): resolved
+    // here by the search below and written in place.  Any reader may write
+    // a slot, always its true code: the codes never depend on who was
+    // first.  (code() is never called from inside a search: the nested
+    // search has the thread's move lists to itself.)
     if (q.pieces(q.side_to_move) == 0) return Value::loss(0).encode();
-    if (const FileSuccessors::Entry* e = entry_of(material_of(q).canonical()); e != nullptr && e->resident)
-      return (*e->resident)[locate_slot(e->index, q)];
+    std::optional<std::atomic_ref<std::uint16_t>> lazy;  // the slot to resolve
+    if (const FileSuccessors::Entry* e = entry_of(material_of(q).canonical()); e != nullptr && e->resident) {
+      const std::atomic_ref<std::uint16_t> at((*e->resident)[locate_slot(e->index, q)]);
+      const std::uint16_t c = at.load(std::memory_order_relaxed);
+      if (c != kLazyCode) return c;
+      lazy.emplace(at);
+    }
     // Resolved values of recent positions (a capture position costs a
     // search), keyed by the position itself: a hit costs no ranking.
     Resolved& r = resolved_[resolved_line(q)];
@@ -38,6 +50,7 @@ class FileReader : public SuccessorReader {
             [this](const Position& s) { return side_stored(s); },
             [this](const Position& s, Ask ask, Value& out) { return known(s, ask, out); }, v) != Read::Ok)
       return 0;
+    if (lazy) lazy->store(v.encode(), std::memory_order_relaxed);
     r = Resolved(q, v.encode());
     return v.encode();
   }
@@ -58,10 +71,16 @@ class FileReader : public SuccessorReader {
   // A resident material's value of q, capture positions included (the
   // oracle then neither searches q nor generates its captures, nor asks
   // stored()), as `ask` asks it; false for a material read from its files.
+  // A capture position a loaded table has not resolved yet (kLazyCode) is
+  // not known: the search goes on over its captures (it must capture, so
+  // the search never asks stored() for it).
   bool known(const Position& q, Ask ask, Value& out) {
     const FileSuccessors::Entry* e = entry_of(material_of(q).canonical());
     if (e == nullptr || !e->resident) return false;
-    out = Value::decode((*e->resident)[locate_slot(e->index, q)]);
+    const std::uint16_t c =
+        std::atomic_ref<std::uint16_t>((*e->resident)[locate_slot(e->index, q)]).load(std::memory_order_relaxed);
+    if (c == kLazyCode) return false;
+    out = Value::decode(c);
     if (wdl_only(ask, out.wdl)) out = out.wdl_only();
     return true;
   }

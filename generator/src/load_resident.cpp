@@ -8,6 +8,7 @@
 #include <new>
 #include <string>
 
+#include "damka/movegen.hpp"
 #include "damka/slots.hpp"
 #include "file_successors.hpp"
 
@@ -57,7 +58,9 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
       try {
         SlotCursor slots(index);
         for (std::uint64_t slot = first; slot < last && why.empty(); ++slot) {
-          (*codes)[slot] = reader->code(slots.at(slot));
+          // A capture position waits for its first reader (kLazyCode).
+          const Position& p = slots.at(slot);
+          (*codes)[slot] = has_capture(rules, p) ? kLazyCode : reader->code(p);
           if (!reader->error().empty()) {
             why = reader->error();
             why_code = reader->error_code();

@@ -18,14 +18,15 @@ namespace damka {
 // The true `metric` code of every slot of `canonical` (the generator's
 // primary metric: DTW, or WDL for a WDL-only run), as FileSuccessors reads
 // it: the stored entry (a distance file's draws from the WDL file), or the
-// value oracle's search for a capture position and for the side a one-side
-// file leaves out.  Those searches read the successors `resident` holds
-// from memory (may be null) and the others from their files under `dir`,
-// through `env`.  Fails naming the first file that is missing, damaged or
-// unreadable.  Cost: a position_at() and a lookup per slot and a search per
-// capture position, on `threads` OpenMP threads (the codes do not depend
-// on them); memory: the codes (2 bytes a slot) and 16 MiB of block cache a
-// thread.  `progress(done, total)` (positions; may be empty) is called on
+// value oracle's search for the side a one-side file leaves out; a capture
+// position holds kLazyCode, which the first FileSuccessors reader to read
+// it replaces by its true code (resident_tables.hpp).  The searches read
+// the successors `resident` holds from memory (may be null) and the others
+// from their files under `dir`, through `env`.  Fails naming the first
+// file that is missing, damaged or unreadable.  Cost: a position_at(), a
+// has_capture() and (no capture) a lookup per slot, on `threads` OpenMP
+// threads (the codes do not depend on them); memory: the codes (2 bytes a
+// slot) and 16 MiB of block cache a thread.  `progress(done, total)` (positions; may be empty) is called on
 // the calling thread now and then.
 Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::filesystem::path& dir,
                                               const Material& canonical, Metric metric,

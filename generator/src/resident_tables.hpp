@@ -19,10 +19,13 @@
 // A material whose files were already there (an earlier run's, or a
 // resumed run's) is loaded into memory the same way when a material to
 // build converts into it, it fits, and it is no larger than the positions
-// still to build that convert into it (loading costs about a pass over
-// its positions, a capture search for each one that must capture; reading
-// 3Kv1K2M's successors from memory instead of files made its build 1.7x
-// faster).
+// still to build that convert into it (reading 3Kv1K2M's successors from
+// memory instead of files made its build 1.7x faster).  Loading reads the
+// stored entries in one pass over the positions; a position that must
+// capture holds kLazyCode until a reader first reads it, which resolves it
+// by the oracle's search over its captures and writes the true code in its
+// place (file_successors.cpp: most of them are never read; searching all
+// of them at load time was most of a rebuilt 6-piece material's time).
 // Keeping tables changes no value: the files are the same with or without
 // (tested).  Not thread-safe; readers (FileSuccessors) hold the codes they
 // use (shared ownership), so dropping a table never invalidates a reader.
@@ -38,9 +41,15 @@
 
 namespace damka {
 
+// The code a loaded table holds for a capture position until it is read
+// (a loss in 32766 plies would encode to it: no table comes near).
+inline constexpr std::uint16_t kLazyCode = 0xFFFE;
+
 class ResidentTables {
  public:
-  using Codes = std::shared_ptr<const BigVector<std::uint16_t>>;
+  // A slot's true code, or kLazyCode (a loaded table's capture position
+  // not read yet): readers read and write slots through std::atomic_ref.
+  using Codes = std::shared_ptr<BigVector<std::uint16_t>>;
 
   // `order`: the run's materials in build order; `build[i]`: whether
   // order[i] is built by this run (the others' files are present: they are
