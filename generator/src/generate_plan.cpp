@@ -38,10 +38,12 @@ double positions_per_byte(Metric metric, int pieces) {
 constexpr double kSmallSizeShare = 0.89;
 constexpr double kSmallSecondsPerPosition = 0.08e-6;
 // Loading a present table into memory (load_resident.hpp): CPU seconds per
-// position (Russian -m 3Kv1K2M with its successors present: 7.4 CPU-s for
-// the 26.8M positions of the three it loaded; a capture search for each
-// position that must capture).
-constexpr double kLoadSecondsPerPosition = 0.28e-6;
+// position, the later searches of the capture positions read included
+// (Russian -m 3Kv1K2M with its successors present: 7.4 CPU-s for the 26.8M
+// positions of the three it loaded while every capture position was
+// searched at load time; since they wait for their first read, loading and
+// those searches take 0.63x that CPU time there, 0.42x for -m 2K2Mv1K1M).
+constexpr double kLoadSecondsPerPosition = 0.15e-6;
 
 // The one-thread time of a build of `metrics` as a share of one of all
 // three (what calibrate() and speed_share() describe): every build
