@@ -32,12 +32,18 @@ export OMP_TOOL_LIBRARIES="$archer"
 export TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1"
 ./build-tsan-gen/damka generate -v russian -n 4 -t 4 -o "$tmp/a" >/dev/null
 ./build-tsan-gen/damka generate -v russian -n 4 -t 4 --memory 122M -o "$tmp/b" >/dev/null
+# -n 4 after -n 3: the 3-piece tables are loaded into memory and their
+# capture positions resolved by whichever of the 4 threads reads one first.
+./build-tsan-gen/damka generate -v russian -n 3 -t 4 -o "$tmp/d" >/dev/null
+./build-tsan-gen/damka generate -v russian -n 4 -t 4 -o "$tmp/d" >/dev/null 2>"$tmp/d.err"
+grep -q "loading " "$tmp/d.err" || { echo "sanitize: -n 4 after -n 3 loaded no table into memory" >&2; exit 1; }
 unset OMP_TOOL_LIBRARIES TSAN_OPTIONS
 if [ -x build/damka ]; then
   build/damka generate -v russian -n 4 -t 1 -o "$tmp/c" >/dev/null
   for f in "$tmp"/c/russian/*.wdl "$tmp"/c/russian/*.dtw "$tmp"/c/russian/*.dtc; do
     cmp "$f" "$tmp/a/russian/$(basename "$f")"
     cmp "$f" "$tmp/b/russian/$(basename "$f")"
+    cmp "$f" "$tmp/d/russian/$(basename "$f")"
   done
 fi
 echo "sanitize: multi-threaded generate clean under ThreadSanitizer"
