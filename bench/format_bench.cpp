@@ -61,18 +61,28 @@ void BM_Locate(benchmark::State& state) {
 }
 BENCHMARK(BM_Locate)->DenseRange(0, 4);
 
+// The codes of a synthetic table with header h: runs of equal codes (a new
+// run every 64 codes on average) with 10% noise; with `dont_care`, a fifth
+// of the codes are don't care.
+std::vector<std::uint16_t> synthetic_codes(const TableHeader& h, bool dont_care) {
+  std::mt19937 rng(1);
+  auto any = [&] { return static_cast<std::uint16_t>(h.metric == Metric::WDL ? rng() % 3 : rng() % 80); };
+  std::vector<std::uint16_t> codes(h.slots);
+  std::uint16_t run = 0;
+  for (auto& c : codes) {
+    if (rng() % 64 == 0) run = any();
+    c = rng() % 10 == 0 ? any() : run;
+    if (dont_care && rng() % 5 == 0) c = kDontCareCode;
+  }
+  return codes;
+}
+
 // Reading one block (pread, checksum, zstd, decode) of a synthetic table with
 // the default block size: runs of equal codes with 10% noise.
 void BM_ReadBlock(benchmark::State& state) {
   const Metric metric = static_cast<Metric>(state.range(0));
   TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("2K1Mv1K1M"), metric);
-  std::mt19937 rng(1);
-  std::vector<std::uint16_t> codes(h.slots);
-  std::uint16_t run = 0;
-  for (auto& c : codes) {
-    if (rng() % 64 == 0) run = static_cast<std::uint16_t>(metric == Metric::WDL ? rng() % 3 : rng() % 80);
-    c = rng() % 10 == 0 ? static_cast<std::uint16_t>(metric == Metric::WDL ? rng() % 3 : rng() % 80) : run;
-  }
+  const std::vector<std::uint16_t> codes = synthetic_codes(h, false);
   const auto path = std::filesystem::temp_directory_path() / ("damka_bench_" + std::to_string(::getpid()));
   if (!write_table(path, h, codes).ok()) return state.SkipWithError("write_table failed");
   auto r = TableReader::open(path);
@@ -93,18 +103,11 @@ BENCHMARK(BM_ReadBlock)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 // Writing a whole table (the generator's write phase): WDL (the wdlrun
 // parse and its Huffman pass) and DTW (zstd), both threads of this machine
-// or one.  Synthetic codes as in BM_ReadBlock, with 20% don't care.
+// or one.  Synthetic codes with don't care.
 void BM_WriteTable(benchmark::State& state) {
   const Metric metric = static_cast<Metric>(state.range(0));
   TableHeader h = default_table_header(rules_of(Variant::Russian), *Material::parse("2K1Mv1K1M"), metric);
-  std::mt19937 rng(1);
-  std::vector<std::uint16_t> codes(h.slots);
-  std::uint16_t run = 0;
-  for (auto& c : codes) {
-    if (rng() % 64 == 0) run = static_cast<std::uint16_t>(metric == Metric::WDL ? rng() % 3 : rng() % 80);
-    c = rng() % 10 == 0 ? static_cast<std::uint16_t>(metric == Metric::WDL ? rng() % 3 : rng() % 80) : run;
-    if (rng() % 5 == 0) c = kDontCareCode;
-  }
+  const std::vector<std::uint16_t> codes = synthetic_codes(h, true);
   const auto path = std::filesystem::temp_directory_path() / ("damka_bench_w" + std::to_string(::getpid()));
   WriteOptions wo;
   wo.threads = static_cast<int>(state.range(1));
