@@ -26,8 +26,8 @@ namespace damka {
 // file that is missing, damaged or unreadable.  Cost: a position_at(), a
 // has_capture() and (no capture) a lookup per slot, on `threads` OpenMP
 // threads (the codes do not depend on them); memory: the codes (2 bytes a
-// slot) and 16 MiB of block cache a thread.  `progress(done, total)` (positions; may be empty) is called on
-// the calling thread now and then.
+// slot) and 16 MiB of block cache a thread.  `progress(done, total)`
+// (positions; may be empty) is called on the calling thread now and then.
 Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::filesystem::path& dir,
                                               const Material& canonical, Metric metric,
                                               const ResidentTables* resident, int threads, Env& env,
