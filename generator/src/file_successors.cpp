@@ -40,18 +40,24 @@ class FileReader : public SuccessorReader {
       if (c != kLazyCode) return c;
       lazy.emplace(at);
     }
-    // Resolved values of recent positions (a capture position costs a
-    // search), keyed by the position itself: a hit costs no ranking.
-    Resolved& r = resolved_[resolved_line(q)];
-    if (r.valid && r.same(q)) return r.code;
+    // Resolved values of recent positions of materials read from files (a
+    // capture position costs a search), keyed by the position itself: a hit
+    // costs no ranking.  A lazy slot is its own cache once resolved.
+    Resolved* r = nullptr;
+    if (!lazy) {
+      r = &resolved_[resolved_line(q)];
+      if (r->valid && r->same(q)) return r->code;
+    }
     Value v;
     if (oracle_value(
             rules_, q, metric_, [this](const Position& s, Ask ask, Value& out) { return stored(s, ask, out); },
             [this](const Position& s) { return side_stored(s); },
             [this](const Position& s, Ask ask, Value& out) { return known(s, ask, out); }, v) != Read::Ok)
       return 0;
-    if (lazy) lazy->store(v.encode(), std::memory_order_relaxed);
-    r = Resolved(q, v.encode());
+    if (lazy)
+      lazy->store(v.encode(), std::memory_order_relaxed);
+    else
+      *r = Resolved(q, v.encode());
     return v.encode();
   }
 

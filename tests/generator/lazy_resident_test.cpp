@@ -38,7 +38,7 @@ TEST(LazyResident, CapturePositionsAreResolvedWhenFirstRead) {
     std::vector<Material> loaded = successors_closure(top);
     loaded.push_back(top);
     std::sort(loaded.begin(), loaded.end(), build_before);
-    std::uint64_t lazy_top = 0, captures_top = 0;
+    std::uint64_t lazy_top = 0;
     for (const Material& m : loaded) {
       auto codes = load_resident(r, dir.path, m, Metric::DTW, &rt, 2, default_env());
       ASSERT_TRUE(codes.ok()) << m.name() << ": " << codes.message();
@@ -48,16 +48,12 @@ TEST(LazyResident, CapturePositionsAreResolvedWhenFirstRead) {
       for (std::uint64_t s = 0; s < (*codes)->size(); ++s) {
         const bool capture = has_capture(r, slots.at(s));
         ASSERT_EQ((**codes)[s] == kLazyCode, capture) << m.name() << " slot " << s;
-        if (m == top) {
-          lazy_top += (**codes)[s] == kLazyCode;
-          captures_top += capture;
-        }
+        if (m == top) lazy_top += capture;
       }
       const auto at = std::find(order.begin(), order.end(), m) - order.begin();
       rt.add(static_cast<std::size_t>(at), *codes);
     }
-    ASSERT_GT(lazy_top, 0u);
-    ASSERT_EQ(lazy_top, captures_top);
+    ASSERT_GT(lazy_top, 0u);  // the reads below resolve some
 
     // Every position of `top` read from memory, against the same read from
     // the files alone.
