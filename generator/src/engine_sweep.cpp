@@ -118,7 +118,7 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
             return;
           }
           Exits ex(np);
-          for (const Move& mv : moves) add_exit(p, mv, ex, rd);
+          add_capture_exits(p, moves, ex, rd);
           // As solve_serial's start(): the best exit decides, in every pass.
           const Wdl w = ex.win[0] != kUnset ? Wdl::Win : (ex.flags & kDrawExit) ? Wdl::Draw : Wdl::Loss;
           for (int i = 0; i < np; ++i)

@@ -138,6 +138,19 @@ void UnitSolver::add_exit(const Position& p, const Move& mv, Exits& ex, Successo
   note_exit(code, kind, ex);
 }
 
+bool UnitSolver::won_in_one(const Exits& ex) const {
+  for (int i = 0; i < passes_.size(); ++i)
+    if (ex.win[i] != 1) return false;
+  return true;
+}
+
+void UnitSolver::add_capture_exits(const Position& p, const MoveList& moves, Exits& ex, SuccessorReader& rd) const {
+  for (const Move& mv : moves) {
+    add_exit(p, mv, ex, rd);
+    if (won_in_one(ex)) return;
+  }
+}
+
 void UnitSolver::add_man_exit(std::uint64_t at, Exits& ex, const LevelArrays& next) const {
   std::uint16_t code[kMaxPasses] = {0, 0, 0};
   for (int i = 0; i < passes_.size(); ++i) code[i] = passes_.specs[i].exit_code(kExitManMove, next.codes[i][at]);
@@ -172,22 +185,25 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
   bool man_moves = false;
   if (generate_capture_moves_if_any(r_, p, moves)) {
     flags |= kCaptureFlag;
-    for (const Move& mv : moves) add_exit(p, mv, ex, rd);
+    add_capture_exits(p, moves, ex, rd);
   } else {
     // Quiet man moves leave the unit (s.man_steps: ranked without building
     // the position, but for promotions).
     const Bitboard kings = p.kings[0] | p.kings[1];
     const bool flip = s.man_steps.flip[part];
     const Bitboard k0 = flip ? rotate180(p.kings[1]) : p.kings[0], k1 = flip ? rotate180(p.kings[0]) : p.kings[1];
+    bool won = false;  // won_in_one(ex): the other exits are not read
     for (const ManSteps::Step& st : s.man_steps.steps[part]) {
       if (st.to & kings) continue;
       man_moves = true;
+      if (won) continue;
       if (st.move.promotes) {
         add_exit(p, st.move, ex, rd);
       } else {
         assert(next != nullptr);
         add_man_exit(st.offset + L_.index.rank_kings(k0, k1, st.men_after), ex, *next);
       }
+      won = won_in_one(ex);
     }
     // Quiet king moves stay in the unit (the other part, or this one when
     // the unit has one): ranked here without building the position.

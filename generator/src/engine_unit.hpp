@@ -182,6 +182,15 @@ class UnitSolver {
     std::uint16_t win[kMaxPasses], loss[kMaxPasses];
     explicit Exits(int passes);
   };
+  // Whether every pass has a win in 1 ply in ex: an exit is worth at least
+  // 1 ply, so no further exit betters it, and with a win the other exits'
+  // losses and draws are never read.  Without distances (WDL) every
+  // winning exit is one.  The exits' reads stop there (as the oracle's
+  // search stops at a winning capture).
+  bool won_in_one(const Exits& ex) const;
+  // Adds the exits of a capture position's captures `moves` to ex, until
+  // won_in_one(ex).
+  void add_capture_exits(const Position& p, const MoveList& moves, Exits& ex, SuccessorReader& rd) const;
   // Adds exit mv of p (a capture or a promotion: its value is read from the
   // tables through rd) to ex.
   void add_exit(const Position& p, const Move& mv, Exits& ex, SuccessorReader& rd) const;
