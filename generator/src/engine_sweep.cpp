@@ -112,13 +112,12 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
       guarded(failed, error, [&] {
         if (before_unit_) before_unit_();
         for_chunk(c, [&](std::uint64_t l, const Position& p) {
-          if (!generate_capture_moves_if_any(r_, p, moves)) {
+          Exits ex(np);
+          if (!add_capture_exits(p, moves, ex, rd)) {
             for (int i = 0; i < np; ++i) cur.codes[i][l] = kUnset;
             if (!cur.derived.empty()) cur.derived[l / 16] &= static_cast<std::uint16_t>(~(1u << (l % 16)));
             return;
           }
-          Exits ex(np);
-          add_capture_exits(p, moves, ex, rd);
           // As solve_serial's start(): the best exit decides, in every pass.
           const Wdl w = ex.win[0] != kUnset ? Wdl::Win : (ex.flags & kDrawExit) ? Wdl::Draw : Wdl::Loss;
           for (int i = 0; i < np; ++i)

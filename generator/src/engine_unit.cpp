@@ -9,6 +9,7 @@
 // worst exit, if that is larger).  Un-moves (unmove.hpp) give each finalised
 // position's in-unit predecessors.  In the primary pass what is never resolved
 // is a draw; a secondary pass measures inside the primary's result.
+#include "damka/capture_stream.hpp"
 #include "engine_unit.hpp"
 
 #include <omp.h>
@@ -144,11 +145,11 @@ bool UnitSolver::won_in_one(const Exits& ex) const {
   return true;
 }
 
-void UnitSolver::add_capture_exits(const Position& p, const MoveList& moves, Exits& ex, SuccessorReader& rd) const {
-  for (const Move& mv : moves) {
+bool UnitSolver::add_capture_exits(const Position& p, MoveList& moves, Exits& ex, SuccessorReader& rd) const {
+  return generate_captures_until(r_, p, moves, [&](const Move& mv) {
     add_exit(p, mv, ex, rd);
-    if (won_in_one(ex)) return;
-  }
+    return won_in_one(ex);
+  });
 }
 
 void UnitSolver::add_man_exit(std::uint64_t at, Exits& ex, const LevelArrays& next) const {
@@ -183,9 +184,8 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
   Exits ex(np);
   std::uint8_t& flags = ex.flags;
   bool man_moves = false;
-  if (generate_capture_moves_if_any(r_, p, moves)) {
+  if (add_capture_exits(p, moves, ex, rd)) {
     flags |= kCaptureFlag;
-    add_capture_exits(p, moves, ex, rd);
   } else {
     // Quiet man moves leave the unit (s.man_steps: ranked without building
     // the position, but for promotions).

@@ -188,9 +188,10 @@ class UnitSolver {
   // winning exit is one.  The exits' reads stop there (as the oracle's
   // search stops at a winning capture).
   bool won_in_one(const Exits& ex) const;
-  // Adds the exits of a capture position's captures `moves` to ex, until
-  // won_in_one(ex).
-  void add_capture_exits(const Position& p, const MoveList& moves, Exits& ex, SuccessorReader& rd) const;
+  // Whether p has a capture; where it has, adds its captures' exits to ex
+  // until won_in_one(ex), which also ends the capture search (`moves`:
+  // scratch).
+  bool add_capture_exits(const Position& p, MoveList& moves, Exits& ex, SuccessorReader& rd) const;
   // Adds exit mv of p (a capture or a promotion: its value is read from the
   // tables through rd) to ex.
   void add_exit(const Position& p, const Move& mv, Exits& ex, SuccessorReader& rd) const;

@@ -5,6 +5,7 @@
 //    honouring removal timing (Turkish strike), king landing, promotion
 //    during a capture, the capture-choice rule, and merging of identical moves.
 #include "damka/movegen.hpp"
+#include "damka/capture_stream.hpp"
 
 #include <algorithm>
 #include <array>
@@ -128,20 +129,35 @@ struct RuntimeShape {
   CaptureShape s;
 };
 
-// The capture search of one piece, its rules read through Shape.
-template <class Shape>
+// Whether two captures count as one move in `mode` (generate_captures_as).
+inline bool same_move(const Move& a, const Move& b, MoveMode mode) {
+  return a.same_result(b) && (mode == MoveMode::Merged || a.victim_order == b.victim_order);
+}
+
+// The capture search of one piece, its rules read through Shape.  Stream:
+// each new move is handed to `stop` as it is found (a repeat of an earlier
+// move of the same piece dropped: only the same piece can make the same
+// move), and the search ends when it says so (free capture choice only).
+template <class Shape, bool Stream = false>
 class CaptureSearch {
  public:
   // `root`: the victims of the position itself (nothing taken yet).
-  CaptureSearch(Shape shape, const Position& p, const Victims& root, MoveList& out)
+  CaptureSearch(Shape shape, const Position& p, const Victims& root, MoveList& out,
+                const rules_detail::CaptureStop* stop = nullptr, MoveMode mode = MoveMode::Merged)
       : k_(shape),
         me_(p.side_to_move),
         opp_(p.pieces(opposite(p.side_to_move))),
         occ_all_(p.occupied()),
         root_(root),
-        out_(out) {}
+        out_(out),
+        stop_(stop),
+        mode_(mode) {}
+
+  // Stream: whether the consumer said stop.
+  bool stopped() const { return stopped_; }
 
   void run(int from, bool king) {
+    first_of_piece_ = out_.size();
     started_king_ = king;
     occ0_ = occ_all_ & ~bit(from);  // the start square counts as empty
     behind_ready_ = false;
@@ -216,6 +232,14 @@ class CaptureSearch {
     m.taken = taken;
     m.victim_order = cur_.victim_order;
     for (int i = 0; i < cur_.num_steps; ++i) m.path[i] = cur_.path[i];
+    if constexpr (Stream) {
+      for (std::size_t j = first_of_piece_; j + 1 < out_.size(); ++j)
+        if (same_move(out_[j], m, mode_)) {
+          out_.pop_back();
+          return;
+        }
+      stopped_ = stop_->fn(stop_->context, m);
+    }
   }
 
   void push(int s, int victim) {
@@ -238,6 +262,7 @@ class CaptureSearch {
     const Bitboard occ = occupancy(taken);
     for (Dir d : king ? std::span<const Dir>(kAll) : man_dirs()) {
       if (!(dirs & (1u << d))) continue;
+      if (Stream && stopped_) return;
       const int victim = king && flying() ? first_blocker(s, d, occ) : step(s, d);
       assert(victim >= 0 && (opp_ & ~taken & bit(victim)));
       const int land = step(victim, d);
@@ -276,6 +301,7 @@ class CaptureSearch {
           ++n;
         }
         for (int i = 0; i < n; ++i) {
+          if (Stream && stopped_) return;
           if (k_.get().king_must_land_to_continue && some_continue && further[i] == 0) continue;
           push(lands[i], victim);
           search(lands[i], true, next, further[i]);
@@ -297,6 +323,10 @@ class CaptureSearch {
   bool started_king_ = false;
   Move cur_;
   MoveList& out_;
+  const rules_detail::CaptureStop* stop_;
+  MoveMode mode_;
+  std::size_t first_of_piece_ = 0;  // out_'s first move of the piece being searched
+  bool stopped_ = false;
 };
 
 int capture_value(const Position& p, const Move& m) {
@@ -305,8 +335,12 @@ int capture_value(const Position& p, const Move& m) {
 }
 
 // The captures of p, the search's rules read through Shape.
-template <class Shape>
-void generate_captures_as(Shape shape, const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
+// With `stop` (free capture choice only), each move is handed over as it is
+// found and the search ends when the consumer says so; the moves are those
+// of the whole search, in its order, up to there.
+template <class Shape, bool Stream = false>
+void generate_captures_as(Shape shape, const Rules& r, const Position& p, MoveList& out, MoveMode mode,
+                          const rules_detail::CaptureStop* stop = nullptr) {
   const Color me = p.side_to_move;
   const Bitboard opp = p.pieces(opposite(me));
   const Bitboard empty = p.empty();
@@ -315,24 +349,29 @@ void generate_captures_as(Shape shape, const Rules& r, const Position& p, MoveLi
   // Each direction spelt out: shift() of a direction known at compile time has no branch.
   root.along = {victims_along(opp, empty, UpLeft), victims_along(opp, empty, UpRight),
                 victims_along(opp, empty, DownLeft), victims_along(opp, empty, DownRight)};
-  CaptureSearch<Shape> cs(shape, p, root, out);
+  CaptureSearch<Shape, Stream> cs(shape, p, root, out, stop, mode);
   // Only men with a first jump (a victim along d on the next square along
   // d) start a search.
   const Bitboard up = shift(root.along[UpLeft], DownRight) | shift(root.along[UpRight], DownLeft);
   const Bitboard down = shift(root.along[DownLeft], UpRight) | shift(root.along[DownRight], UpLeft);
   const Bitboard capturers = shape.get().men_capture_backward ? (up | down) : (me == Color::White ? up : down);
-  for (Bitboard b = p.men[idx(me)] & capturers; b; b &= b - 1) cs.run(lsb(b), false);
+  for (Bitboard b = p.men[idx(me)] & capturers; b; b &= b - 1) {
+    cs.run(lsb(b), false);
+    if (Stream && cs.stopped()) return;
+  }
   // Only kings with something to take along one of their rays start one.
   if (const Bitboard kings = p.kings[idx(me)]) {
     const auto& victims = root.along;
     for (Bitboard b = kings; b; b &= b - 1) {
       const int s = lsb(b);
       if ((ray(s, UpLeft) & victims[UpLeft]) | (ray(s, UpRight) & victims[UpRight]) |
-          (ray(s, DownLeft) & victims[DownLeft]) | (ray(s, DownRight) & victims[DownRight]))
+          (ray(s, DownLeft) & victims[DownLeft]) | (ray(s, DownRight) & victims[DownRight])) {
         cs.run(s, true);
+        if (Stream && cs.stopped()) return;
+      }
     }
   }
-  if (out.empty()) return;
+  if (Stream || out.empty()) return;  // Stream: repeats were dropped as they came
 
   if (r.capture_choice != CaptureChoice::Free) {
     auto score = [&](const Move& m) {
@@ -346,9 +385,7 @@ void generate_captures_as(Shape shape, const Rules& r, const Position& p, MoveLi
     // Merged: keep the first path of each distinct (from, to, taken, promotes).
     // AllPaths: a king's different landing squares between the same pieces
     // taken in the same order are one path.
-    auto same = [mode](const Move& a, const Move& b) {
-      return a.same_result(b) && (mode == MoveMode::Merged || a.victim_order == b.victim_order);
-    };
+    auto same = [mode](const Move& a, const Move& b) { return same_move(a, b, mode); };
     std::size_t kept = 0;
     for (std::size_t i = 0; i < out.size(); ++i) {
       bool dup = false;
@@ -373,6 +410,22 @@ void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMod
       generate_captures_as(FixedShape<s>(r), r, p, out, mode);
     else
       generate_captures<I + 1>(r, p, out, mode);
+  }
+}
+
+// The same for a streamed search (free capture choice).
+template <std::size_t I = 0>
+void stream_captures(const Rules& r, const Position& p, MoveList& out, MoveMode mode,
+                     const rules_detail::CaptureStop& stop) {
+  using rules_detail::kRulesTable;
+  if constexpr (I == kRulesTable.size()) {
+    generate_captures_as<RuntimeShape, true>(RuntimeShape(r), r, p, out, mode, &stop);
+  } else {
+    constexpr CaptureShape s = capture_shape(kRulesTable[I]);
+    if (capture_shape(r) == s)
+      generate_captures_as<FixedShape<s>, true>(FixedShape<s>(r), r, p, out, mode, &stop);
+    else
+      stream_captures<I + 1>(r, p, out, mode, stop);
   }
 }
 
@@ -411,6 +464,23 @@ bool generate_captures_at_run_time(const Rules& r, const Position& p, MoveList& 
   return !out.empty();
 }
 }  // namespace rules_detail
+
+bool rules_detail::captures_until(const Rules& r, const Position& p, MoveList& out, MoveMode mode,
+                                  const CaptureStop& stop) {
+  out.clear();
+  if (r.capture_choice == CaptureChoice::Free) {
+    stream_captures(r, p, out, mode, stop);
+    return !out.empty();
+  }
+  // A majority rule: which captures count is known only once all are found.
+  generate_captures(r, p, out, mode);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (stop.fn(stop.context, out[i])) {
+      out.resize(i + 1);
+      break;
+    }
+  return !out.empty();
+}
 
 void generate_capture_moves(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
   out.clear();

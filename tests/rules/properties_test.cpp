@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "damka/capture_stream.hpp"
 #include "damka/movegen.hpp"
 #include "damka/notation.hpp"
 #include "movegen_detail.hpp"
@@ -44,11 +45,10 @@ Position random_position(const Rules& r) {
 
 const Rules& random_rules() { return rules_of(all_variants()[*rc::gen::inRange<std::size_t>(0, 6)]); }
 
-// The capture search fixed at compile time for a variant's rules gives the
-// moves, in the same order, that the search reading the rules at run time
-// gives; for rules of random capture fields too (mostly not in the table:
-// there the public functions use the run-time search themselves).
-RC_GTEST_PROP(MoveGen, FixedCaptureSearchMatchesTheRunTimeOne, ()) {
+// A variant's rules, or (one time in three) its capture fields drawn at
+// random: mostly a Rules value outside the table (its search then reads the
+// fields at run time).
+Rules random_capture_rules() {
   Rules r = random_rules();
   if (*rc::gen::inRange(0, 3) == 0) {
     r.men_capture_backward = *rc::gen::inRange(0, 2) != 0;
@@ -60,6 +60,15 @@ RC_GTEST_PROP(MoveGen, FixedCaptureSearchMatchesTheRunTimeOne, ()) {
     r.capture_promotion = *rc::gen::element(CapturePromotion::ContinueAsKing, CapturePromotion::ContinueAsManElsePromote,
                                             CapturePromotion::PromoteAndStop);
   }
+  return r;
+}
+
+// The capture search fixed at compile time for a variant's rules gives the
+// moves, in the same order, that the search reading the rules at run time
+// gives; for rules of random capture fields too (mostly not in the table:
+// there the public functions use the run-time search themselves).
+RC_GTEST_PROP(MoveGen, FixedCaptureSearchMatchesTheRunTimeOne, ()) {
+  const Rules r = random_capture_rules();
   const Position p = random_position(r);
   const MoveMode mode = *rc::gen::element(MoveMode::Merged, MoveMode::AllPaths);
   MoveList fixed, at_run_time;
@@ -73,6 +82,64 @@ RC_GTEST_PROP(MoveGen, FixedCaptureSearchMatchesTheRunTimeOne, ()) {
     RC_ASSERT(a.victim_order == b.victim_order);
     RC_ASSERT(a.num_steps == b.num_steps);
     RC_ASSERT(a.path == b.path);
+  }
+}
+
+// Captures handed over one at a time (capture_stream.hpp) are the listed
+// ones in the listed order, up to the one the consumer stops at; for rules
+// of random capture fields too (the run-time search streams as well, and a
+// majority rule hands over the finished list).
+RC_GTEST_PROP(MoveGen, StreamedCapturesAreTheListedOnesUpToTheStop, ()) {
+  const Rules r = random_capture_rules();
+  const Position p = random_position(r);
+  const MoveMode mode = *rc::gen::element(MoveMode::Merged, MoveMode::AllPaths);
+  MoveList listed;
+  const bool any = generate_capture_moves_if_any(r, p, listed, mode);
+  // Stop at move number `stop` (0-based); past the list: never.
+  const std::size_t stop = *rc::gen::inRange<std::size_t>(0, listed.size() + 2);
+  MoveList given, out;
+  const bool streamed = generate_captures_until(
+      r, p, out,
+      [&](const Move& m) {
+        given.push_back(m);
+        return given.size() == stop + 1;
+      },
+      mode);
+  RC_ASSERT(streamed == any);
+  const std::size_t n = std::min(listed.size(), stop + 1);
+  RC_ASSERT(given.size() == n);
+  RC_ASSERT(out.size() == n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (const Move* m : {&given[i], &out[i]}) {
+      RC_ASSERT(m->same_result(listed[i]));
+      RC_ASSERT(m->victim_order == listed[i].victim_order);
+      RC_ASSERT(m->num_steps == listed[i].num_steps);
+      RC_ASSERT(m->path == listed[i].path);
+    }
+}
+
+// A ring capture (the same move by two paths: random positions seldom have
+// one) is handed over once when merged, as the list has it once.
+TEST(MoveGen, StreamedCapturesMergeARingCapture) {
+  // A king in a ring of four men (English numbering; the same squares for
+  // Russian's flying king).
+  const auto p = parse_fen(rules_of(Variant::English), "W:WK22:B18,19,26,27");
+  ASSERT_TRUE(p.ok()) << p.message();
+  for (Variant v : {Variant::English, Variant::Russian}) {
+    const Rules& r = rules_of(v);
+    MoveList merged, paths;
+    generate_capture_moves_if_any(r, *p, merged, MoveMode::Merged);
+    generate_capture_moves_if_any(r, *p, paths, MoveMode::AllPaths);
+    ASSERT_LT(merged.size(), paths.size()) << r.name;
+    for (MoveMode mode : {MoveMode::Merged, MoveMode::AllPaths}) {
+      const MoveList& listed = mode == MoveMode::Merged ? merged : paths;
+      MoveList out;
+      std::size_t given = 0;
+      ASSERT_TRUE(generate_captures_until(r, *p, out, [&](const Move&) { return ++given > listed.size(); }, mode));
+      EXPECT_EQ(given, listed.size()) << r.name;
+      ASSERT_EQ(out.size(), listed.size()) << r.name;
+      for (std::size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i].path, listed[i].path) << r.name << " " << i;
+    }
   }
 }
 
