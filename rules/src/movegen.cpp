@@ -398,34 +398,20 @@ void generate_captures_as(Shape shape, const Rules& r, const Position& p, MoveLi
 
 // The captures of p by the search fixed for r's shape (that of the first
 // variant of the table with it), or read at run time for a shape the table
-// lacks.  Cost: up to six comparisons of the shape before the search.
-template <std::size_t I = 0>
-void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMode mode) {
+// lacks; Stream: handed to `stop` as found (generate_captures_as).  Cost: up
+// to six comparisons of the shape before the search.
+template <bool Stream = false, std::size_t I = 0>
+void generate_captures(const Rules& r, const Position& p, MoveList& out, MoveMode mode,
+                       const rules_detail::CaptureStop* stop = nullptr) {
   using rules_detail::kRulesTable;
   if constexpr (I == kRulesTable.size()) {
-    generate_captures_as(RuntimeShape(r), r, p, out, mode);
+    generate_captures_as<RuntimeShape, Stream>(RuntimeShape(r), r, p, out, mode, stop);
   } else {
     constexpr CaptureShape s = capture_shape(kRulesTable[I]);
     if (capture_shape(r) == s)
-      generate_captures_as(FixedShape<s>(r), r, p, out, mode);
+      generate_captures_as<FixedShape<s>, Stream>(FixedShape<s>(r), r, p, out, mode, stop);
     else
-      generate_captures<I + 1>(r, p, out, mode);
-  }
-}
-
-// The same for a streamed search (free capture choice).
-template <std::size_t I = 0>
-void stream_captures(const Rules& r, const Position& p, MoveList& out, MoveMode mode,
-                     const rules_detail::CaptureStop& stop) {
-  using rules_detail::kRulesTable;
-  if constexpr (I == kRulesTable.size()) {
-    generate_captures_as<RuntimeShape, true>(RuntimeShape(r), r, p, out, mode, &stop);
-  } else {
-    constexpr CaptureShape s = capture_shape(kRulesTable[I]);
-    if (capture_shape(r) == s)
-      generate_captures_as<FixedShape<s>, true>(FixedShape<s>(r), r, p, out, mode, &stop);
-    else
-      stream_captures<I + 1>(r, p, out, mode, stop);
+      generate_captures<Stream, I + 1>(r, p, out, mode, stop);
   }
 }
 
@@ -469,7 +455,7 @@ bool rules_detail::captures_until(const Rules& r, const Position& p, MoveList& o
                                   const CaptureStop& stop) {
   out.clear();
   if (r.capture_choice == CaptureChoice::Free) {
-    stream_captures(r, p, out, mode, stop);
+    generate_captures<true>(r, p, out, mode, &stop);
     return !out.empty();
   }
   // A majority rule: which captures count is known only once all are found.
