@@ -9,7 +9,6 @@
 // worst exit, if that is larger).  Un-moves (unmove.hpp) give each finalised
 // position's in-unit predecessors.  In the primary pass what is never resolved
 // is a draw; a secondary pass measures inside the primary's result.
-#include "damka/capture_stream.hpp"
 #include "engine_unit.hpp"
 
 #include <omp.h>
@@ -22,6 +21,7 @@
 #include <cstring>
 #include <new>
 
+#include "damka/capture_stream.hpp"
 #include "damka/king_walk.hpp"
 #include "damka/unmove.hpp"
 
