@@ -45,9 +45,10 @@ struct GenerateOptions {
   MetricSet metrics;             // WDL is always written
   Compression compression = Compression::Fast;  // of the DTW and DTC files
   // DTW and DTC files keep one side to move, the one that compresses better
-  // (WriteOptions::keep_smaller_side, FORMAT.md 3.5, one side to move).  Experimental: the
-  // probe and the generator read such files; verify and the statutes do not
-  // yet.
+  // (WriteOptions::keep_smaller_side, FORMAT.md 3.5, one side to move).  The
+  // probe, the generator, verify and the statutes read such files (the other
+  // side by a search over its moves); not the default: DTW probes of such
+  // files read several blocks (README, `--one-side`).
   bool one_side = false;
   std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes (the default: the machine's memory, see default_memory_budget)
   // Several ranks (mpirun): the job this process is one rank of; null or of
