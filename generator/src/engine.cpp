@@ -455,7 +455,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       if (Status s = store.open(plan.spill, opt.spill_dir, m, env_or_default(opt.env)); !s.ok()) return fail(s.message());
     std::uint16_t* resolved = nullptr;
     if (writes && opt.resolved != nullptr) {
-      opt.resolved->resize(slots);
+      opt.resolved->resize(slots);  // not filled (HugePageAllocator): flush_level writes every slot
       resolved = opt.resolved->data();
     }
     UnitSolver solver(rules, L, passes, opt.before_unit, opt.large_unit);

@@ -25,7 +25,7 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
   const std::uint64_t n = table_slots(index);
   std::shared_ptr<BigVector<std::uint16_t>> codes;
   try {
-    codes = std::make_shared<BigVector<std::uint16_t>>(n);
+    codes = std::make_shared<BigVector<std::uint16_t>>(n);  // not filled: the runs below write every slot
   } catch (const std::bad_alloc&) {
     return Error(canonical.name() + ": cannot load it into memory: out of memory for its " + std::to_string(n) +
                      " positions (lower --memory or free memory)",

@@ -222,8 +222,8 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
   // This material's true codes by slot, for the materials checked next.
   std::shared_ptr<BigVector<std::uint16_t>> keep_prim, keep_dtc;
   if (residency.keep) {
-    keep_prim = std::make_shared<BigVector<std::uint16_t>>(table_slots(L.index));
-    if (files.dtc) keep_dtc = std::make_shared<BigVector<std::uint16_t>>(table_slots(L.index));
+    keep_prim = std::make_shared<BigVector<std::uint16_t>>(table_slots(L.index), 0);
+    if (files.dtc) keep_dtc = std::make_shared<BigVector<std::uint16_t>>(table_slots(L.index), 0);
   }
   Level levels_held[2];
   for (Level& l : levels_held) {
@@ -280,9 +280,9 @@ MaterialOutcome check_material(const Rules& rules, const std::filesystem::path& 
     std::swap(cur, above);  // the level filled last is now the one above
     const std::uint64_t n_slots = L.level_slots(p);
     cur->p = p;
-    cur->wdl.resize(n_slots);
-    cur->prim.resize(n_slots);
-    if (files.dtc) cur->dtc.resize(n_slots);
+    cur->wdl.resize(n_slots, 0);  // BigVector: resize(n) alone leaves new entries unset
+    cur->prim.resize(n_slots, 0);
+    if (files.dtc) cur->dtc.resize(n_slots, 0);
 
     // Fill: the files' entries, true values for draws and derived positions.
     // Work in slot ranges of the largest block, so that each block holding

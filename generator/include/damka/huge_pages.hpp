@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 namespace damka {
@@ -41,6 +42,18 @@ struct HugePageAllocator {
     return static_cast<T*>(huge_alloc(n * sizeof(T)));
   }
   void deallocate(T* p, std::size_t n) noexcept { huge_free(p, n * sizeof(T)); }
+  // Elements a vector adds without a value (resize(n), BigVector(n)) are
+  // default-initialised: for the arrays' plain integers, not written at
+  // all, as with `new T[n]`.  The engine's arrays are written whole before
+  // they are read, so the zeroing that value-initialisation did was a
+  // wasted pass, one thread filling the gigabyte store of resolved values
+  // (BuildOptions::resolved) or a loaded table before the threads wrote
+  // them (and its page faults with it).  resize(n, value) and assign()
+  // still fill.
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
   template <class U>
   friend constexpr bool operator==(const HugePageAllocator&, const HugePageAllocator<U>&) noexcept {
     return true;
