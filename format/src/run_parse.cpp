@@ -100,7 +100,7 @@ constexpr std::array<std::array<std::uint8_t, 255>, kContexts> kSymbolCost = {{
 constexpr int kLanes = 8;
 static_assert(kContexts <= kLanes);
 using LaneArray = std::array<std::int32_t, kLanes>;
-// Lanes of T as vectors of kBytes: 32 where the compiler may use AVX2 (one
+// Lanes of T as vectors of kVectorBytes: 32 where the compiler may use AVX2 (one
 // instruction per operation on the 8 lanes of 32 bits), else 16, which every
 // x86-64 and ARMv8 CPU has (GCC does 32-byte vectors without AVX one element
 // at a time, 4.7x slower).
