@@ -452,7 +452,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     SlotStore store(slots, P);
     const bool writes = opt.split == nullptr || opt.split->writer();  // keeps the store and feeds the sink
     if (writes)
-      if (Status s = store.open(plan.spill, opt.spill_dir, m, env_or_default(opt.env)); !s.ok()) return fail(s.message());
+      if (Status s = store.open(plan.spill, opt.spill_dir, m, env_or_default(opt.env), opt.kept); !s.ok()) return fail(s.message());
     std::uint16_t* resolved = nullptr;
     if (writes && opt.resolved != nullptr) {
       opt.resolved->resize(slots);  // not filled (HugePageAllocator): flush_level writes every slot

@@ -31,6 +31,60 @@ void* huge_alloc(std::size_t bytes) {
   return p;
 }
 
+void* huge_resize(void* p, std::size_t old_bytes, std::size_t new_bytes) {
+  if (p == nullptr || old_bytes < kHugeFrom || new_bytes < kHugeFrom) {
+    void* q = huge_alloc(new_bytes);
+    huge_free(p, old_bytes);
+    return q;
+  }
+  const std::size_t old_size = rounded(old_bytes), new_size = rounded(new_bytes);
+  if (new_size <= old_size) {  // the tail, 2 MiB aligned, back to the system
+    if (new_size < old_size) ::munmap(static_cast<char*>(p) + new_size, old_size - new_size);
+    return p;
+  }
+  // Grown in place where the address space after it is free (the new part
+  // is the same mapping: it keeps the huge-page hint) ...
+  void* q = ::mremap(p, old_size, new_size, 0);
+  if (q != MAP_FAILED) return q;
+  // ... else the kept pages move to the start of a fresh, aligned array
+  // (page tables moved, 2 MiB aligned on both sides: huge pages stay whole).
+  void* fresh = huge_alloc(new_bytes);
+  q = ::mremap(p, old_size, old_size, MREMAP_MAYMOVE | MREMAP_FIXED, fresh);
+  if (q == MAP_FAILED) {  // nothing moved: the fresh array alone
+    ::munmap(p, old_size);
+    return fresh;
+  }
+  return q;
+}
+
+void* KeptArrays::take(std::size_t slot, std::size_t bytes) {
+  Kept& k = kept_[slot];
+  if (k.p == nullptr) return huge_alloc(bytes);
+  void* p = huge_resize(k.p, k.bytes, bytes);
+  k = Kept{};
+  return p;
+}
+
+void KeptArrays::give(std::size_t slot, void* p, std::size_t bytes) noexcept {
+  Kept& k = kept_[slot];
+  huge_free(k.p, k.bytes);
+  k = Kept{p, bytes};
+}
+
+void KeptArrays::release() noexcept {
+  for (Kept& k : kept_) {
+    huge_free(k.p, k.bytes);
+    k = Kept{};
+  }
+}
+
+std::size_t KeptArrays::bytes() const {
+  std::size_t n = 0;
+  for (const Kept& k : kept_)
+    if (k.p != nullptr) n += k.bytes < kHugeFrom ? k.bytes : rounded(k.bytes);
+  return n;
+}
+
 void huge_free(void* p, std::size_t bytes) noexcept {
   if (p == nullptr) return;
   if (bytes < kHugeFrom) {

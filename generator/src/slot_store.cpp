@@ -8,21 +8,31 @@
 
 namespace damka::engine_detail {
 
-void HugeFree::operator()(std::uint16_t* p) const noexcept { huge_free(p, bytes); }
-
 SlotStore::~SlotStore() {
+  for (int i = 0; i < passes_; ++i) {
+    if (mem_[i] == nullptr) continue;
+    if (kept_ != nullptr)
+      kept_->give(static_cast<std::size_t>(i), mem_[i], slots_ * 2);
+    else
+      huge_free(mem_[i], slots_ * 2);
+  }
   file_.reset();
   if (!path_.empty()) (void)env_->remove(path_);
 }
 
-Status SlotStore::open(bool spill, const std::filesystem::path& dir, const Material& m, Env& env) {
+Status SlotStore::open(bool spill, const std::filesystem::path& dir, const Material& m, Env& env, KeptArrays* kept) {
   env_ = &env;
   if (!spill) {
     // Not filled: flush_level writes every slot once before it is read.
+    static_assert(kMaxPasses <= KeptArrays::kSlots);
+    kept_ = kept;
     for (int i = 0; i < passes_; ++i)
-      mem_[i] = Array(static_cast<std::uint16_t*>(huge_alloc(slots_ * 2)), HugeFree{slots_ * 2});
+      mem_[i] = static_cast<std::uint16_t*>(kept != nullptr ? kept->take(static_cast<std::size_t>(i), slots_ * 2)
+                                                            : huge_alloc(slots_ * 2));
+    if (kept != nullptr) kept->release();  // arrays of passes this build has not
     return {};
   }
+  if (kept != nullptr) kept->release();
   // A fresh, unpredictable name created O_EXCL|O_NOFOLLOW (safe_file.hpp).
   auto created = env.create_temp(dir, m.name() + ".levels", 0600);
   if (!created) return Error("cannot create the temporary level file: " + created.message(), ErrorCode::Io);
@@ -34,7 +44,7 @@ Status SlotStore::open(bool spill, const std::filesystem::path& dir, const Mater
 Status SlotStore::write(int pass, std::uint64_t first, const std::uint16_t* codes, std::uint64_t n) {
   assert(first + n <= slots_);
   if (!file_) {
-    std::copy(codes, codes + n, mem_[pass].get() + first);
+    std::copy(codes, codes + n, mem_[pass] + first);
     return {};
   }
   const std::uint64_t at = (static_cast<std::uint64_t>(pass) * slots_ + first) * 2;
@@ -47,7 +57,7 @@ Status SlotStore::read(int pass, std::uint64_t first, std::uint64_t n, std::vect
   assert(first + n <= slots_);
   out.resize(n);
   if (!file_) {
-    std::copy(mem_[pass].get() + first, mem_[pass].get() + first + n, out.begin());
+    std::copy(mem_[pass] + first, mem_[pass] + first + n, out.begin());
     return {};
   }
   const std::uint64_t at = (static_cast<std::uint64_t>(pass) * slots_ + first) * 2;

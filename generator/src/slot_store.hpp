@@ -11,16 +11,11 @@
 
 #include "damka/env.hpp"
 #include "damka/expected.hpp"
+#include "damka/huge_pages.hpp"
 #include "damka/material.hpp"
 #include "engine_layout.hpp"
 
 namespace damka::engine_detail {
-
-// Frees a huge_alloc() array of `bytes` bytes (SlotStore's in-memory store).
-struct HugeFree {
-  std::size_t bytes = 0;
-  void operator()(std::uint16_t* p) const noexcept;
-};
 
 // Not thread-safe: one thread writes and reads at a time (the engine's
 // orchestrating thread).
@@ -38,20 +33,23 @@ class SlotStore {
   // (which must outlive the store), named like the table writer's so that
   // a run after a kill removes it (output_lock.hpp).  Io when it cannot be
   // created.
-  Status open(bool spill, const std::filesystem::path& dir, const Material& m, Env& env);
+  // In memory, the arrays come from `kept` where given (KeptArrays, which
+  // must outlive the store: the destructor gives them back to it); a
+  // spilled store releases what `kept` holds first.
+  Status open(bool spill, const std::filesystem::path& dir, const Material& m, Env& env, KeptArrays* kept = nullptr);
   // Stores codes of slots [first, first + n) of `pass`.  Cost: a copy, or
   // one write of 2 n bytes.  Errors (spilled): the Env's, naming the file.
   Status write(int pass, std::uint64_t first, const std::uint16_t* codes, std::uint64_t n);
   // Codes of slots [first, first + n) of `pass` into `out` (resized).
   Status read(int pass, std::uint64_t first, std::uint64_t n, std::vector<std::uint16_t>& out);
   // Values held in memory (not spilled): pass's array, slot-indexed; else null.
-  std::uint16_t* memory(int pass) { return file_ ? nullptr : mem_[pass].get(); }
+  std::uint16_t* memory(int pass) { return file_ ? nullptr : mem_[pass]; }
 
  private:
-  using Array = std::unique_ptr<std::uint16_t[], HugeFree>;
   std::uint64_t slots_;
   int passes_;
-  Array mem_[kMaxPasses];
+  std::uint16_t* mem_[kMaxPasses] = {};  // huge_alloc's, slots_ * 2 bytes each
+  KeptArrays* kept_ = nullptr;
   Env* env_ = nullptr;
   std::unique_ptr<File> file_;  // spilled
   std::filesystem::path path_;

@@ -20,7 +20,8 @@
 //
 // Memory.  Only two levels' values are held (the level being solved and the
 // one above, which its man moves reach); finished levels go to a slot-ordered
-// store, in memory when it fits the budget, else in a temporary file; other
+// store, in memory when it fits the budget (its arrays passed on from one
+// material to the next: BuildOptions::kept), else in a temporary file; other
 // materials are read through SuccessorSource (files through a bounded cache,
 // or tables in memory).  Output is streamed to a ValueSink in slot order.
 //
@@ -216,6 +217,10 @@ struct BuildOptions {
   // The spilled store's temporary file goes through it (env.hpp); null:
   // default_env().  Must outlive the build.
   Env* env = nullptr;
+  // Where the in-memory store's arrays come from and go back to when the
+  // build is done (huge_pages.hpp: pages a previous build touched need no
+  // page fault); null: fresh arrays, freed.  Must outlive the build.
+  KeptArrays* kept = nullptr;
   // How kings-only materials (one unit: the whole table) are solved.
   KingsOnly kings_only = KingsOnly::Auto;
   // Units of at least this many positions are solved with their scattered

@@ -31,6 +31,52 @@ inline constexpr std::size_t kHugeFrom = std::size_t{4} << 20;
 void* huge_alloc(std::size_t bytes);
 void huge_free(void* p, std::size_t bytes) noexcept;
 
+// Resizes a huge_alloc() array of `old_bytes` to `new_bytes`, keeping
+// the pages it has (moved, not copied: the first min(old, new) bytes stay)
+// and mapping fresh ones beyond them; pages past `new_bytes` go back to
+// the system.  Either size below kHugeFrom: a fresh array (nothing kept).
+// Throws std::bad_alloc (the old array is then still valid).  Cost: a few
+// system calls.
+void* huge_resize(void* p, std::size_t old_bytes, std::size_t new_bytes);
+
+// Huge arrays kept from one use for the next: a build's in-memory store,
+// given back here when the material is done, is what the next material's
+// store takes (BuildOptions::kept), so that the pages it has already
+// touched need no new page fault, whose zeroing by the kernel cost about
+// a second of CPU per GB on the virtual machines measured (2% of Russian
+// `-n 6`).  take() resizes a kept array to what is asked (the pages past
+// it go back to the system), so what is held beyond the new use is never
+// more than the previous use held, and only until the next take();
+// release() gives everything back.  Not thread-safe: one building thread.
+class KeptArrays {
+ public:
+  KeptArrays() = default;
+  ~KeptArrays() { release(); }
+  KeptArrays(const KeptArrays&) = delete;
+  KeptArrays& operator=(const KeptArrays&) = delete;
+
+  // An array of `bytes` bytes (huge_alloc's): kept array `slot` resized
+  // (huge_resize), or a fresh one when none is kept there.  Its contents
+  // are unspecified.  Throws std::bad_alloc.
+  void* take(std::size_t slot, std::size_t bytes);
+  // Keeps `p` (huge_alloc's, of `bytes` bytes) in `slot`; one already
+  // there is freed.
+  void give(std::size_t slot, void* p, std::size_t bytes) noexcept;
+  // Frees every kept array.
+  void release() noexcept;
+  // Bytes held (as huge_alloc rounds them).
+  std::size_t bytes() const;
+
+  static constexpr std::size_t kSlots = 4;
+
+ private:
+  struct Kept {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+  };
+  Kept kept_[kSlots];
+};
+
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
