@@ -42,25 +42,26 @@ TEST(BlockCache, ShardedCacheAnswersWhatWasInsertedAndStaysWithinItsCapacity) {
     return static_cast<std::uint16_t>((b * (t + 1) + i) % 251);
   };
   std::atomic<std::uint64_t> wrong{0}, hits{0};
-  std::vector<std::thread> threads;
-  for (int th = 0; th < 4; ++th)
-    threads.emplace_back([&, th] {
-      std::mt19937_64 rng(th);
-      std::vector<std::uint16_t> codes(kCodes);
-      for (int round = 0; round < 4000; ++round) {
-        const int t = static_cast<int>(rng() % 2);
-        const std::uint64_t b = rng() % kBlocks;
-        const auto i = static_cast<std::uint32_t>(rng() % kCodes);
-        std::uint16_t got = 0;
-        if (cache.lookup(tables[t], b, i, &got)) {
-          ++hits;
-          if (got != code_of(t, b, i)) ++wrong;
-          continue;
-        }
-        for (std::uint32_t j = 0; j < kCodes; ++j) codes[j] = code_of(t, b, j);
-        cache.insert(tables[t], b, PackedBlock::pack(codes, PackedBlock::Kind::U8));
+  // `rounds` random lookups from `seed`, each miss inserting its block.
+  auto look_up = [&](std::uint64_t seed, int rounds) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint16_t> codes(kCodes);
+    for (int round = 0; round < rounds; ++round) {
+      const int t = static_cast<int>(rng() % 2);
+      const std::uint64_t b = rng() % kBlocks;
+      const auto i = static_cast<std::uint32_t>(rng() % kCodes);
+      std::uint16_t got = 0;
+      if (cache.lookup(tables[t], b, i, &got)) {
+        ++hits;
+        if (got != code_of(t, b, i)) ++wrong;
+        continue;
       }
-    });
+      for (std::uint32_t j = 0; j < kCodes; ++j) codes[j] = code_of(t, b, j);
+      cache.insert(tables[t], b, PackedBlock::pack(codes, PackedBlock::Kind::U8));
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int th = 0; th < 4; ++th) threads.emplace_back([&, th] { look_up(static_cast<std::uint64_t>(th), 4000); });
   for (auto& th : threads) th.join();
   EXPECT_EQ(wrong.load(), 0u);
   EXPECT_GT(hits.load(), 0u);
@@ -70,18 +71,8 @@ TEST(BlockCache, ShardedCacheAnswersWhatWasInsertedAndStaysWithinItsCapacity) {
   // retired meanwhile from being freed, and their shard may evict every
   // block it holds: 7.6 of 32 MiB once under ctest -j2).  With no reader
   // left, one thread's misses fill every shard.
-  {
-    std::mt19937_64 rng(99);
-    std::vector<std::uint16_t> codes(kCodes);
-    for (int round = 0; round < 8000; ++round) {
-      const int t = static_cast<int>(rng() % 2);
-      const std::uint64_t b = rng() % kBlocks;
-      std::uint16_t got = 0;
-      if (cache.lookup(tables[t], b, 0, &got)) continue;
-      for (std::uint32_t j = 0; j < kCodes; ++j) codes[j] = code_of(t, b, j);
-      cache.insert(tables[t], b, PackedBlock::pack(codes, PackedBlock::Kind::U8));
-    }
-  }
+  look_up(99, 8000);
+  EXPECT_EQ(wrong.load(), 0u);
   const BlockCache::Stats st = cache.stats();
   EXPECT_LE(st.bytes, kCapacity);
   EXPECT_GT(st.bytes, kCapacity / 2);  // every shard holds blocks
