@@ -605,6 +605,18 @@ TEST(TableFile, DeterministicBytesAndNoTemporaryLeft) {
   ASSERT_TRUE(write_table(test_dir() / "det_c.dtw", h, a.codes, WriteOptions{2, true}).ok());
   EXPECT_EQ(read_bytes(a.path), read_bytes(test_dir() / "det_b.dtw"));
   EXPECT_EQ(read_bytes(a.path), read_bytes(test_dir() / "det_c.dtw"));
+  // WdlRun blocks are coded at finish() a batch of blocks at a time, the
+  // blocks of a batch by the threads: 7440 blocks of 4 codes are two batches.
+  for (const std::uint16_t version : {kTableFormatVersion, std::uint16_t{6}}) {
+    SCOPED_TRACE(version);
+    const Sample w = write_sample("det_a.wdl", Metric::WDL, ValueEncoding::WdlRun, 4, 20, "2Kv1K", version);
+    ASSERT_GT(w.header.slots / 4, 4096u);
+    expect_round_trip(w);
+    ASSERT_TRUE(write_table(test_dir() / "det_b.wdl", w.header, w.codes, WriteOptions{1, false}).ok());
+    ASSERT_TRUE(write_table(test_dir() / "det_c.wdl", w.header, w.codes, WriteOptions{3, false}).ok());
+    EXPECT_EQ(read_bytes(w.path), read_bytes(test_dir() / "det_b.wdl"));
+    EXPECT_EQ(read_bytes(w.path), read_bytes(test_dir() / "det_c.wdl"));
+  }
   for (const auto& e : fs::directory_iterator(test_dir()))
     EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
 }
