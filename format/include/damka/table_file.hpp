@@ -142,14 +142,16 @@ Status write_table(const std::filesystem::path& path, const TableHeader& header,
 // directory; finish() writes the index, the header and the trailer and
 // renames the file into place.  WdlRun needs the whole table's symbol counts
 // for its code: its blocks' symbols go to a second temporary file first, and
-// finish() codes them into the table file (about 1 byte per 30 slots of
-// extra I/O).  WdlRun blocks are parsed by dynamic programming (FORMAT.md
+// finish() codes them into the table file, a batch of blocks (up to 4096,
+// 8 MiB of symbols) per read, coding by `threads` and write (about 1 byte
+// per 30 slots of extra I/O).  WdlRun blocks are parsed by dynamic programming (FORMAT.md
 // 3.5): about 50 steps per slot.  Destroying a builder that did not finish removes its
 // temporary files.  The bytes equal write_table()'s for the same header and
 // codes, whatever the portions and thread count.
 // Memory: about (threads * 4) blocks of codes and their encoded bytes
-// (WdlRun: and 5 bytes per slot of a block per thread for the parse), and
-// 12 bytes per block (offsets and symbol counts for the index).
+// (WdlRun: and 5 bytes per slot of a block per thread for the parse, and at
+// finish() a batch's symbols and coded bytes: a few MiB), and 12 bytes
+// per block (offsets and symbol counts for the index).
 // Not thread-safe (one builder per thread); uses `threads` OpenMP threads.
 class TableBuilder {
  public:
