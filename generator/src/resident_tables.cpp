@@ -53,7 +53,9 @@ std::vector<std::size_t> ResidentTables::to_load(std::size_t i, std::uint64_t ro
   std::vector<std::size_t> cand;
   for (const Material& s : successors(order_[i])) {
     const auto at = at_.find(s);
-    if (at == at_.end() || build_[at->second] || holds(s)) continue;
+    // Present: an earlier run's files, or this run's, finished before
+    // order[i] (a table make_room dropped is loaded again like any other).
+    if (at == at_.end() || (build_[at->second] && at->second >= i) || holds(s)) continue;
     // The positions still to build that read it.
     std::uint64_t users = 0;
     if (const auto r = readers_.find(s); r != readers_.end())
