@@ -16,15 +16,17 @@
 // material's own plan fit the budget (generate() gives them 7/8 of
 // --memory); the material is kept after its build when a later material
 // converts into it and it fits beside the rest.
-// A material whose files are there (an earlier run's, a resumed run's, or
-// this run's, built before and not held: dropped by make_room, or not kept
-// when it was built) is loaded into memory the same way when a material to
-// build converts into it, it fits, and it is no larger than the positions
-// still to build that convert into it.  (Reading 3Kv1K2M's successors from
-// memory instead of files made its build 1.7x faster; a whole `-n 7` from
-// an empty folder, which did not load the 6-piece tables it had built and
-// dropped, took 20% more CPU in the 7-piece materials' units than with the
-// 6-piece set present.)  Loading reads the
+// A material whose files are there is loaded into memory the same way when
+// a material to build converts into it, it fits, and it is no larger than
+// the positions still to build that convert into it: an earlier run's (or a
+// resumed run's), or this run's, built before and not held (dropped by
+// make_room, or not kept when it was built), where the material converts
+// into it by captures.  (Reading 3Kv1K2M's successors from memory instead
+// of files made its build 1.7x faster.  A whole `-n 7` from an empty folder,
+// which did not load the 6-piece tables it had built and dropped, took 20%
+// more CPU in the 7-piece materials' units than with the 6-piece set
+// present.  This run's promotion successors stay in their files: loading
+// 3K1Mv3K for 2K2Mv3K took 13.5 s and left its units no faster.)  Loading reads the
 // stored entries in one pass over the positions; a position that must
 // capture holds kLazyCode until a reader first reads it, which resolves it
 // by the oracle's search over its captures and writes the true code in its
@@ -72,9 +74,9 @@ class ResidentTables {
   bool keep(std::size_t i, std::uint64_t need, std::uint64_t budget) const;
   // The materials to load from their files before building order[i], in
   // `room` bytes: order[i]'s successors whose files are present (not built
-  // by this run, or built before order[i]) and not held, smallest first,
-  // each at most as large as the positions still to build from order[i] on
-  // that convert into it.
+  // by this run, or built by it and with fewer pieces than order[i]) and
+  // not held, smallest first, each at most as large as the positions still
+  // to build from order[i] on that convert into it.
   // Returned as indices into the order.  Cost: microseconds.
   std::vector<std::size_t> to_load(std::size_t i, std::uint64_t room) const;
   // Adds order[i]'s codes (null in a dry run: only the size counts).

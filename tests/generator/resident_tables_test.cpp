@@ -1,8 +1,9 @@
 // ResidentTables (generator/src/resident_tables.hpp): which present tables a
 // build loads into memory before a material (to_load): the material's
-// successors whose files are present (an earlier run's or built earlier in
-// this run) and not held, smallest first within the room given, none larger
-// than the positions still to build that read it.
+// successors whose files are present (an earlier run's, or built earlier in
+// this run and converted into by captures) and not held, smallest first
+// within the room given, none larger than the positions still to build that
+// read it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,14 +28,15 @@ TEST(ResidentTables, LoadsPresentSuccessorsSmallestFirstWithinTheRoom) {
   const std::size_t i = index_of(order, *Material::parse("2K1Mv1K"));
   ASSERT_LT(i, order.size());
   const std::vector<std::size_t> all = rt.to_load(i, ~std::uint64_t{0});
-  // Every present successor, the 4-piece ones built before it included: a
-  // 4-piece material's successors are far smaller than what reads them.
+  // Every present successor (not the 4-piece one it promotes into, built
+  // by this run): a 4-piece material's successors are far smaller than
+  // what reads them.
   std::vector<Material> want;
   for (const Material& s : successors(order[i]))
-    if (!build[index_of(order, s)] || index_of(order, s) < i) want.push_back(s);
+    if (!build[index_of(order, s)]) want.push_back(s);
   ASSERT_EQ(all.size(), want.size());
   for (std::size_t k = 0; k < all.size(); ++k) {
-    EXPECT_TRUE(!build[all[k]] || all[k] < i);
+    EXPECT_FALSE(build[all[k]]);
     EXPECT_NE(std::find(want.begin(), want.end(), order[all[k]]), want.end()) << order[all[k]].name();
     if (k > 0) {
       EXPECT_LE(rt.bytes_of(all[k - 1]), rt.bytes_of(all[k]));
@@ -55,33 +57,38 @@ TEST(ResidentTables, LoadsPresentSuccessorsSmallestFirstWithinTheRoom) {
 
 // A table this run built before and does not hold (make_room dropped it,
 // or it was not kept) has its files there: it is loaded like an earlier
-// run's.  One it has not built yet is not.
-TEST(ResidentTables, TablesThisRunBuiltEarlierAreLoadedAgain) {
+// run's where the material converts into it by captures (fewer pieces),
+// not where it promotes into it (as many pieces).
+TEST(ResidentTables, TablesThisRunBuiltEarlierAreLoadedAgainForCaptures) {
   const std::vector<Material> order = build_order(4);
   const std::vector<bool> build(order.size(), true);  // from an empty folder
   const std::size_t i = index_of(order, *Material::parse("2K1Mv1K"));
   const std::size_t promoted = index_of(order, *Material::parse("3Kv1K"));  // 2K1Mv1K's promotion
+  const std::size_t captured = index_of(order, *Material::parse("1K1Mv1K"));  // a capture of a king
   ASSERT_LT(i, order.size());
   ASSERT_LT(promoted, i);  // built first
+  ASSERT_LT(captured, i);
   ResidentTables rt(order, build);
   const std::vector<std::size_t> loads = rt.to_load(i, ~std::uint64_t{0});
   std::vector<std::size_t> want;
-  for (const Material& s : successors(order[i])) want.push_back(index_of(order, s));
+  for (const Material& s : successors(order[i]))
+    if (s.pieces() < order[i].pieces()) want.push_back(index_of(order, s));
   std::sort(want.begin(), want.end());
   std::vector<std::size_t> got = loads;
   std::sort(got.begin(), got.end());
-  EXPECT_EQ(got, want);  // every successor comes earlier in the order
-  EXPECT_EQ(std::count(loads.begin(), loads.end(), promoted), 1);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(std::count(loads.begin(), loads.end(), captured), 1);
+  EXPECT_EQ(std::count(loads.begin(), loads.end(), promoted), 0);
   // Held (kept when it was built): not loaded again.
-  rt.add(promoted, nullptr);
+  rt.add(captured, nullptr);
   const std::vector<std::size_t> rest = rt.to_load(i, ~std::uint64_t{0});
-  EXPECT_EQ(std::count(rest.begin(), rest.end(), promoted), 0);
+  EXPECT_EQ(std::count(rest.begin(), rest.end(), captured), 0);
   EXPECT_EQ(rest.size(), loads.size() - 1);
   // Dropped (make_room with no room drops every table): offered again.
   rt.make_room(i, 1, 0);
-  EXPECT_FALSE(rt.holds(order[promoted]));
+  EXPECT_FALSE(rt.holds(order[captured]));
   const std::vector<std::size_t> again = rt.to_load(i, ~std::uint64_t{0});
-  EXPECT_EQ(std::count(again.begin(), again.end(), promoted), 1);
+  EXPECT_EQ(std::count(again.begin(), again.end(), captured), 1);
   // What makes an offered table's files be there: every material comes
   // after its successors in the build order.
   for (std::size_t j = 0; j < order.size(); ++j)
