@@ -257,18 +257,20 @@ struct TableBuilder::Impl {
           straddling.assign(src.begin() + static_cast<std::ptrdiff_t>(first),
                             src.begin() + static_cast<std::ptrdiff_t>(first + n));
         }
-    if (!one_side() && !run_coded())  // zstd blocks straight to the table file
+    if (!one_side() && !run_coded()) {  // zstd blocks straight to the table file
       if (Status s = append_blocks(encoded); !s.ok()) return s;
-    for (std::size_t i = 0; (one_side() || run_coded()) && i < encoded.size(); ++i) {
-      const Bytes& b = encoded[i];
-      if (one_side()) {
-        if (Status s = side_file->write(side_at.back(), b.data(), b.size()); !s.ok()) return fail(s.message());
-        side_at.push_back(side_at.back() + b.size());
-        if (const int side = half_of(next_block + i); side >= 0) side_bytes[side] += b.size();
-      } else if (run_coded()) {
-        sym_batch.insert(sym_batch.end(), b.begin(), b.end());
-        sym_bytes.push_back(static_cast<std::uint32_t>(b.size()));
-        constant.push_back(batch_constant[i]);
+    } else {
+      for (std::size_t i = 0; i < encoded.size(); ++i) {
+        const Bytes& b = encoded[i];
+        if (one_side()) {
+          if (Status s = side_file->write(side_at.back(), b.data(), b.size()); !s.ok()) return fail(s.message());
+          side_at.push_back(side_at.back() + b.size());
+          if (const int side = half_of(next_block + i); side >= 0) side_bytes[side] += b.size();
+        } else {
+          sym_batch.insert(sym_batch.end(), b.begin(), b.end());
+          sym_bytes.push_back(static_cast<std::uint32_t>(b.size()));
+          constant.push_back(batch_constant[i]);
+        }
       }
     }
     if (!sym_batch.empty()) {  // the batch's symbols in one write

@@ -54,12 +54,12 @@ std::vector<std::size_t> ResidentTables::to_load(std::size_t i, std::uint64_t ro
   for (const Material& s : successors(order_[i])) {
     const auto at = at_.find(s);
     if (at == at_.end() || holds(s)) continue;
-    // Present: an earlier run's files, or this run's, finished before
-    // order[i] and not held, where order[i] converts into it by captures
-    // (fewer pieces: read for about every capture position).  This run's
+    // Present: an earlier run's files, or this run's where order[i]
+    // converts into it by captures (fewer pieces: read for about every
+    // capture position; built before order[i], build_before).  This run's
     // promotion successors (as many pieces) stay in their files: loading
     // 3K1Mv3K (824M positions, 13.5 s) for 2K2Mv3K left its units no faster.
-    if (build_[at->second] && (at->second >= i || s.pieces() >= order_[i].pieces())) continue;
+    if (build_[at->second] && s.pieces() >= order_[i].pieces()) continue;
     // The positions still to build that read it.
     std::uint64_t users = 0;
     if (const auto r = readers_.find(s); r != readers_.end())
