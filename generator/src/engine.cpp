@@ -20,6 +20,7 @@
 #include "engine_unit.hpp"
 #include "phase_clock.hpp"
 #include "slot_store.hpp"
+#include "unit_pace.hpp"
 
 namespace damka {
 
@@ -471,6 +472,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     std::uint64_t done = 0, split_done = 0;
     std::string error;
     ErrorCode error_code = ErrorCode::Other;  // a successor read's
+    UnitPace pace;
     for (std::size_t pi = L.levels.size(); pi-- > 0;) {
       const int p = static_cast<int>(pi);
       if (L.levels[p].empty()) continue;
@@ -515,6 +517,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
         std::atomic<std::uint64_t> solved{0};
         std::atomic<bool> failed{false};
         std::atomic<std::size_t> taken{0};  // units handed out, `grain` at a time
+        pace.next_level();
 #pragma omp parallel num_threads(threads)
         {
           const auto t = static_cast<std::size_t>(omp_get_thread_num());
@@ -522,18 +525,17 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
           MoveList moves;
           std::uint64_t unadded = 0, reported = 0;
           for (;;) {
-            // Where only some threads have a move graph (they solve a unit
-            // in about half the time), one without leaves the level's last
-            // units to them: its unit would end the level late (Russian
-            // 5K1Mv1K, --metrics wdl, --memory 6G, 2 threads: units 51.0 ->
-            // 45.6 s).
+            // Where only some threads keep a move graph, one without leaves
+            // units to them where they would end the level sooner (UnitPace).
             if (!graph && lp.graph_threads > 0 &&
-                units.size() - std::min(units.size(), taken.load(std::memory_order_relaxed)) <=
-                    static_cast<std::size_t>(lp.graph_threads))
+                !pace.take(units.size() - std::min(units.size(), taken.load(std::memory_order_relaxed)),
+                           lp.graph_threads))
               break;
             const std::size_t first = taken.fetch_add(static_cast<std::size_t>(grain), std::memory_order_relaxed);
             if (first >= units.size()) break;
-            for (std::size_t i = first; i < std::min(units.size(), first + static_cast<std::size_t>(grain)); ++i) {
+            const std::size_t end = std::min(units.size(), first + static_cast<std::size_t>(grain));
+            const double start = wall_seconds();
+            for (std::size_t i = first; i < end; ++i) {
               guarded(failed, error,
                       [&] { solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph); });
               if ((unadded += units[i].parts * L.K) < kAddEvery) continue;
@@ -544,6 +546,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
                 reported = now;
               }
             }
+            pace.add(graph, wall_seconds() - start, end - first);
           }
         }
         for (const Unit& u : units) done += u.parts * L.K;
