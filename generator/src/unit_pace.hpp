@@ -13,7 +13,8 @@ namespace damka::engine_detail {
 // level being solved once each kind has solved one there, over the
 // material so far until then (units' costs drift from level to level:
 // Russian 5K1Mv1K at --memory 6G, a unit took the thread without a graph
-// 1.2 times as long in its first level, 1.6-2.1 times in its last four).
+// 1.2 times as long in its first level, 1.6-2.2 times in its last five,
+// timed beside another build).
 // Where only some threads keep a graph, one without takes a unit only where
 // that ends the level no later than leaving it to those with one: each of
 // them has half a unit to end on average, then the units left, `graphs` at

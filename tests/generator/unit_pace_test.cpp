@@ -50,7 +50,7 @@ TEST(UnitPace, JudgesByTheLevelOnceItHasBothKinds) {
   pace.next_level();
   EXPECT_TRUE(pace.take(1, 1)) << "no unit solved in this level: the material's 1.2";
   pace.add(true, 1.0, 1);
-  EXPECT_TRUE(pace.take(1, 1)) << "one kind only in this level: the material's and the level's, 2.2 / 2";
+  EXPECT_TRUE(pace.take(1, 1)) << "one kind only in this level: the material's and the level's, 1.2 against 2.0 / 2";
   pace.add(false, 2.0, 1);  // 2 times as long here
   EXPECT_FALSE(pace.take(1, 1));
   pace.next_level();
