@@ -42,8 +42,8 @@ class UnitPace {
     if (left == 0) return false;
     if (graphs <= 0) return true;
     double mean[2] = {0, 0};
-    bool level = true;
-    for (std::size_t k = 0; k < 2; ++k) level = level && level_[k].units.load(std::memory_order_relaxed) > 0;
+    const bool level = level_[0].units.load(std::memory_order_relaxed) > 0 &&
+                       level_[1].units.load(std::memory_order_relaxed) > 0;
     for (std::size_t k = 0; k < 2; ++k) {
       std::uint64_t nanos = level_[k].nanos.load(std::memory_order_relaxed);
       std::uint64_t units = level_[k].units.load(std::memory_order_relaxed);
