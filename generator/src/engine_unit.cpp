@@ -504,26 +504,32 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t c
       body(n * t / all, n * (t + 1) / all);
     }
   };
+  // Each target's count, then where its list ends; the lists are filled
+  // from their ends, the positions scanned backwards (each list in
+  // increasing order, as the passes have always read them), so that every
+  // rev_off[q] ends where q's list starts: no cursor array beside it (a
+  // fresh one of 4 bytes a position per unit was a sixth of this function,
+  // most of it the kernel zeroing its pages).
   s.rev_off.assign(n + 1, 0);
   each_range([&](std::uint64_t lo, std::uint64_t hi) {
     auto of = [&](const BigVector<std::uint32_t>& edges) {
       for (std::uint32_t q : edges)
-        if (q >= lo && q < hi) ++s.rev_off[q + 1];
+        if (q >= lo && q < hi) ++s.rev_off[q];
     };
     if (chunk == 0)
       of(s.fwd);
     else
       for (const auto& c : s.fwd_chunks) of(c);
   });
-  for (std::uint64_t l = 0; l < n; ++l) s.rev_off[l + 1] += s.rev_off[l];
+  for (std::uint64_t l = 1; l < n; ++l) s.rev_off[l] += s.rev_off[l - 1];
+  if (n > 0) s.rev_off[n] = s.rev_off[n - 1];
   s.rev.resize(s.rev_off[n]);
-  BigVector<std::uint32_t> fill(s.rev_off.begin(), s.rev_off.end() - 1);
   each_range([&](std::uint64_t lo, std::uint64_t hi) {
-    for (std::uint64_t p = 0; p < n; ++p) {
+    for (std::uint64_t p = n; p-- > 0;) {
       const BigVector<std::uint32_t>& f = fwd_of(p);
-      for (std::uint32_t e = begin_of(p); e < s.fwd_off[p + 1]; ++e) {
-        const std::uint32_t q = f[e];
-        if (q >= lo && q < hi) s.rev[fill[q]++] = static_cast<std::uint32_t>(p);
+      for (std::uint32_t e = s.fwd_off[p + 1], first = begin_of(p); e > first;) {
+        const std::uint32_t q = f[--e];
+        if (q >= lo && q < hi) s.rev[--s.rev_off[q]] = static_cast<std::uint32_t>(p);
       }
     }
   });
