@@ -17,6 +17,7 @@
 
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
+#include "edge_gauge.hpp"
 #include "engine_unit.hpp"
 #include "phase_clock.hpp"
 #include "slot_store.hpp"
@@ -141,8 +142,11 @@ int level_teams(std::size_t units, int threads) {
 }
 
 // team_graph_room: the bytes a team's move graph may take (team_graph_room()).
+// seen_edges: 0, or the edges per position that the move graphs of the
+// units solved so far suggest (EdgeGauge), where only some threads would
+// keep a graph by the plan's estimate.
 LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint64_t fixed, std::uint64_t budget,
-                     std::uint64_t team_graph_room, KingsOnly kings_only) {
+                     std::uint64_t team_graph_room, KingsOnly kings_only, std::uint64_t seen_edges = 0) {
   LevelPlan lp;
   const std::uint64_t above = static_cast<std::size_t>(p) + 1 < L.levels.size() ? L.level_slots(p + 1) : 0;
   // Two bytes per position and pass, and the derived bitmap (LevelArrays).
@@ -184,11 +188,19 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
     // Not bound to half of what is left, as the graphs of all threads are:
     // finished tables kept in memory leave less than that to the one-man
     // 7-piece materials at --memory 16G.
-    const std::uint64_t one = UnitSolver::scratch_bytes(unit_positions, passes, edges);
+    // Once units have been solved with a graph, their edges count instead
+    // of the estimate (EdgeGauge; 7 and 8 a position where 27 were planned
+    // for Russian 3K1Mv3K and 4K1Mv2K), so that as many threads keep one
+    // as those would fit (the dry run, which has seen none, plans fewer):
+    // --metrics wdl, --memory 16G, 2 threads, the other tables present,
+    // units 117-123 s -> 114 s and 113 -> 84 s, peak RSS 4.8 -> 6.0 GB
+    // and 3.9 -> 5.0 GB.
+    const std::uint64_t graph_edges = seen_edges > 0 ? std::min(edges, seen_edges) : edges;
+    const std::uint64_t one = UnitSolver::scratch_bytes(unit_positions, passes, graph_edges);
     const std::uint64_t single = plain / t;
     const std::uint64_t store = table_slots(L.index) * 2 * static_cast<std::uint64_t>(passes);
     if (threads > 1 && numbered && store + plain + (one - single) <= have) {
-      const std::uint64_t g = std::min<std::uint64_t>(t - 1, (have - store - plain) / (one - single));
+      const std::uint64_t g = std::min<std::uint64_t>(seen_edges > 0 ? t : t - 1, (have - store - plain) / (one - single));
       lp.mode = Mode::UnitsGraph;
       lp.graph_threads = static_cast<int>(g);
       lp.scratch = plain + g * (one - single);
@@ -473,6 +485,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     std::string error;
     ErrorCode error_code = ErrorCode::Other;  // a successor read's
     UnitPace pace;
+    EdgeGauge gauge;
     for (std::size_t pi = L.levels.size(); pi-- > 0;) {
       const int p = static_cast<int>(pi);
       if (L.levels[p].empty()) continue;
@@ -498,7 +511,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       const bool shared_sweep = opt.split && L.m.wm == 0 && L.m.bm == 0;
       const LevelPlan lp = plan_level(L, p, P, threads, plan.readers + kFixedBytes, opt.memory_budget,
                                       team_graph_room(plan, opt.memory_budget),
-                                      shared_sweep ? KingsOnly::Sweep : opt.kings_only);
+                                      shared_sweep ? KingsOnly::Sweep : opt.kings_only, gauge.edges());
       const std::vector<Unit> units =
           opt.split && !shared_sweep ? split_units(units_of_level(L, p, threads), *opt.split) : units_of_level(L, p, threads);
       PhaseClock level_clock(stats.profile,
@@ -538,6 +551,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
             for (std::size_t i = first; i < end; ++i) {
               guarded(failed, error,
                       [&] { solver.solve_serial(units[i], scratch[t], *readers[t], above, cur, moves, graph); });
+              if (graph) gauge.add(scratch[t].fwd.size(), units[i].parts * L.K);
               if ((unadded += units[i].parts * L.K) < kAddEvery) continue;
               const std::uint64_t now = solved.fetch_add(unadded, std::memory_order_relaxed) + unadded;
               unadded = 0;
