@@ -3,7 +3,6 @@
 // only some threads).
 #pragma once
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 
@@ -12,8 +11,8 @@ namespace damka::engine_detail {
 // The most edges per position any unit solved with a move graph has had,
 // as the edges per position to plan for from then on: a quarter above it,
 // rounded up, plus one (units of later levels differ a little: their men
-// stand elsewhere).  0 until a unit with a graph and an edge is added.  add() and
-// edges() are thread-safe.
+// stand elsewhere).  0 until a unit with a graph and an edge is added.
+// add() and edges() are thread-safe.
 class EdgeGauge {
  public:
   void add(std::uint64_t edges, std::uint64_t positions) {
