@@ -123,10 +123,19 @@ TEST(Teams, AFailureInAnyTeamIsACleanError) {
       const bool mine = std::this_thread::get_id() == caller;
       if ((in_other_team ? other : mine) && calls++ == 3) throw std::bad_alloc();
     };
-    CollectSink sink;
-    BuildStats stats;
-    const Status s = build_material(r, m, succ, sink, opt, stats);
-    EXPECT_GT(calls.load(), 3) << "the fault was never reached";
+    // On a machine with fewer cores than threads the caller's team may
+    // solve nearly every unit itself (about one build in a hundred on two
+    // cores left the other teams 3 units): such a build, which the fault
+    // never reached, succeeds and is made again.
+    Status s;
+    for (int attempt = 0; attempt < 20 && calls.load() <= 3; ++attempt) {
+      calls = 0;
+      CollectSink sink;
+      BuildStats stats;
+      s = build_material(r, m, succ, sink, opt, stats);
+      if (calls.load() <= 3) EXPECT_TRUE(s.ok()) << "failed with no fault: " << s.message();
+    }
+    EXPECT_GT(calls.load(), 3) << "the fault was never reached in 20 builds";
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.message().find("out of memory"), std::string::npos) << s.message();
   }
