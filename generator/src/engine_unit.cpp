@@ -489,9 +489,8 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t c
   // Each thread owns the targets [lo, hi) and scans every edge (by
   // position, backwards when it fills): a target's predecessors are listed
   // in increasing order whatever the threads, and no two threads write one
-  // entry.  Every thread reads
-  // all the edges (sequentially); the scattered writes, the cost, are
-  // shared, each into a range a 1/threads of the unit.
+  // entry.  Every thread reads all the edges (sequentially); the scattered
+  // writes, the cost, are shared, each into a range a 1/threads of the unit.
   // One thread (a unit of a level solved by units, often tiny) calls the
   // same bodies for [0, n) and enters no parallel region (one per unit made
   // men-only materials several times slower).  Allocations happen between
