@@ -303,9 +303,29 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
 
   std::vector<std::vector<std::uint64_t>>& buckets = s.buckets;
   buckets.clear();
+  // One thread (!Par): a new bucket takes an emptied one's capacity
+  // (s.spare), and a bucket done goes back there while the spares hold at
+  // most n entries (what the plan gives the buckets); a team's threads push
+  // into lists of their own, grown afresh.
+  std::vector<std::vector<std::uint64_t>>& spare = s.spare;
   auto push = [&](std::vector<std::vector<std::uint64_t>>& b, std::uint64_t d, std::uint64_t e) {
     if (d >= b.size()) b.resize(d + 1);
-    b[d].push_back(e);
+    std::vector<std::uint64_t>& v = b[d];
+    if (!Par && v.capacity() == 0 && !spare.empty()) {
+      v = std::move(spare.back());
+      spare.pop_back();
+      s.spare_entries -= v.capacity();
+    }
+    v.push_back(e);
+  };
+  auto recycle = [&](std::vector<std::uint64_t>& v) {
+    if constexpr (!Par) {
+      if (s.spare_entries + v.capacity() <= std::max<std::uint64_t>(n, 4096)) {
+        s.spare_entries += v.capacity();
+        v.clear();
+        spare.push_back(std::move(v));
+      }
+    }
   };
   // Starting entries: positions without moves (lost in 0), and those whose
   // best exit already decides them.
@@ -425,7 +445,10 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   for (std::uint64_t d = 0; d < buckets.size(); ++d) {
     std::vector<std::uint64_t> current = std::move(buckets[d]);
     buckets[d] = {};
-    if (current.empty()) continue;
+    if (current.empty()) {
+      if (current.capacity() != 0) recycle(current);
+      continue;
+    }
     if constexpr (Par) {
       if (current.size() > 4096 && threads > 1) {
         team_pass(current.size(), [&](std::uint64_t i, auto& out) { process(current[i], d, out); });
@@ -434,6 +457,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
     }
     if (!large) {
       for (std::uint64_t e : current) process(e, d, buckets);
+      recycle(current);
       continue;
     }
     // A large unit: a pipeline over the bucket's entries.  The entry
@@ -463,6 +487,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
       if (i + kPreds < size) fetch_preds(i + kPreds);
       process(current[i], d, buckets, /*fetched=*/true);
     }
+    recycle(current);
   }
   // Never resolved: a draw (a secondary pass must resolve every won or lost
   // position its primary did).

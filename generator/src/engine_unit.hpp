@@ -100,6 +100,13 @@ class UnitSolver {
     BigVector<std::uint16_t> queued;
     BigVector<std::uint16_t> win_exit[kMaxPasses], loss_exit[kMaxPasses];
     std::vector<std::vector<std::uint64_t>> buckets;
+    // Emptied buckets of a unit solved by one thread, their capacity kept
+    // for the next buckets (propagate; at most about a unit's positions of
+    // entries in all, the plan's 8 bytes a position): a bucket grown afresh
+    // by push_back, doubling and copying, was about 6% of a kings-heavy
+    // 7-piece material's CPU time, most of it the kernel's page faults.
+    std::vector<std::vector<std::uint64_t>> spare;
+    std::uint64_t spare_entries = 0;  // their capacity, in entries
     // In-unit move graph (LevelMode UnitsGraph and TeamGraph): forward edges as gathered, then
     // each position's predecessors (CSR), so the passes need no un-moves.
     BigVector<std::uint32_t> fwd, fwd_off, rev, rev_off;
