@@ -445,10 +445,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   for (std::uint64_t d = 0; d < buckets.size(); ++d) {
     std::vector<std::uint64_t> current = std::move(buckets[d]);
     buckets[d] = {};
-    if (current.empty()) {
-      if (current.capacity() != 0) recycle(current);
-      continue;
-    }
+    if (current.empty()) continue;  // never pushed to: it has no capacity to keep
     if constexpr (Par) {
       if (current.size() > 4096 && threads > 1) {
         team_pass(current.size(), [&](std::uint64_t i, auto& out) { process(current[i], d, out); });
