@@ -444,6 +444,18 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
   return plan;
 }
 
+struct KeptScratch::Impl {
+  std::vector<UnitSolver::Scratch> threads;
+};
+KeptScratch::KeptScratch() : impl_(std::make_unique<Impl>()) {}
+KeptScratch::~KeptScratch() = default;
+void KeptScratch::release() noexcept { impl_->threads.clear(); }
+std::uint64_t KeptScratch::bytes() const {
+  std::uint64_t b = 0;
+  for (const UnitSolver::Scratch& s : impl_->threads) b += s.bytes();
+  return b;
+}
+
 Status build_material(const Rules& rules, const Material& m, const SuccessorSource& successors, ValueSink& sink,
                       const BuildOptions& opt, BuildStats& stats) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -464,6 +476,22 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
   stats.spilled = plan.spill;
   try {
     const Layout L(m);
+    // The threads' scratch: kept from the last build (KeptScratch) less what
+    // this one's plan has no room for (freed before the store takes its
+    // memory), or fresh.
+    std::vector<UnitSolver::Scratch> own;
+    std::vector<UnitSolver::Scratch>& scratch = opt.scratch != nullptr ? opt.scratch->impl().threads : own;
+    {
+      const bool swept = plan.levels_by_mode[static_cast<std::size_t>(Mode::Sweep)] > 0;
+      std::uint32_t levels = 0;
+      for (const auto& level : L.levels) levels += level.empty() ? 0 : 1;
+      // The graph is kept where every level has one for every thread.
+      const bool graph = plan.levels_by_mode[static_cast<std::size_t>(Mode::UnitsGraph)] == levels &&
+                         plan.levels_partly_graphed == 0;
+      if (swept || plan.spill) scratch.clear();
+      scratch.resize(static_cast<std::size_t>(threads));
+      for (UnitSolver::Scratch& s : scratch) s.trim(2 * L.K, P, planned_edges_per_position(L.m), graph);
+    }
     const std::uint64_t slots = table_slots(L.index);
     stats.positions = slots;
     SlotStore store(slots, P);
@@ -478,7 +506,6 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     UnitSolver solver(rules, L, passes, opt.before_unit, opt.large_unit);
     std::vector<std::unique_ptr<SuccessorReader>> readers;
     for (int t = 0; t < threads; ++t) readers.push_back(successors.reader());
-    std::vector<UnitSolver::Scratch> scratch(static_cast<std::size_t>(threads));
     UnitSolver::SweepScratch sweep;
     LevelArrays next, cur;
     std::uint64_t done = 0, split_done = 0;
@@ -624,7 +651,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     for (const auto& r : readers) stats.profile.reads += r->read_seconds();
     next = LevelArrays{};
     cur = LevelArrays{};
-    scratch.clear();
+    if (opt.scratch == nullptr) scratch.clear();  // else kept for the next build
     sweep = {};
     readers.clear();
     if (!writes) stats.positions = 0;  // another process streams and counts the values

@@ -272,6 +272,56 @@ void UnitSolver::Scratch::resize(std::uint64_t n, int passes) {
   }
 }
 
+namespace {
+// Keeps no more than `most` elements of v in memory: a huge array's pages
+// beyond them go back to the system (its capacity, virtual, stays, so a
+// use up to it takes no new allocation); a smaller array, or one of which
+// nothing is kept, is freed.  Its contents are left unspecified.
+template <class T>
+void cap(BigVector<T>& v, std::uint64_t most) {
+  const std::size_t bytes = v.capacity() * sizeof(T), keep = most * sizeof(T);
+  if (bytes <= keep) return;
+  if (most == 0 || bytes < kHugeFrom)
+    BigVector<T>().swap(v);
+  else
+    huge_release_after(v.data(), bytes, keep);
+}
+template <class T>
+std::uint64_t resident(const BigVector<T>& v) {
+  return huge_resident(v.data(), v.capacity() * sizeof(T));
+}
+}  // namespace
+
+void UnitSolver::Scratch::trim(std::uint64_t n, int passes, std::uint64_t edges_per_position, bool graph) {
+  cap(in, n);
+  cap(flags, n);
+  cap(pending, n);
+  cap(queued, n);
+  for (int i = 0; i < kMaxPasses; ++i) {
+    cap(win_exit[i], i < passes ? n : 0);
+    cap(loss_exit[i], i < passes ? n : 0);
+  }
+  buckets.clear();
+  while (spare_entries > std::max<std::uint64_t>(n, 4096)) {
+    spare_entries -= spare.back().capacity();
+    spare.pop_back();
+  }
+  cap(fwd, graph ? n * edges_per_position : 0);
+  cap(rev, graph ? n * edges_per_position : 0);
+  cap(fwd_off, graph ? n + 1 : 0);
+  cap(rev_off, graph ? n + 1 : 0);
+  fwd_chunks.clear();
+  fwd_chunks.shrink_to_fit();
+}
+
+std::uint64_t UnitSolver::Scratch::bytes() const {
+  std::uint64_t b = resident(in) + resident(flags) + resident(pending) + resident(queued) + resident(fwd) +
+                    resident(fwd_off) + resident(rev) + resident(rev_off);
+  for (int i = 0; i < kMaxPasses; ++i) b += resident(win_exit[i]) + resident(loss_exit[i]);
+  for (const auto& c : fwd_chunks) b += resident(c);
+  return b + spare_entries * sizeof(std::uint64_t);
+}
+
 std::uint64_t UnitSolver::scratch_bytes(std::uint64_t unit_positions, int passes, std::uint64_t edges_per_position) {
   // in, flags, pending (1 each), queued (2), exits (4 per pass), buckets
   // (~8), and for serial units the move graph: two offsets and two entries
@@ -591,7 +641,10 @@ void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, co
   }
   s.fwd.clear();
   s.fwd.reserve(n * planned_edges_per_position(L_.m));  // virtual: only the pages written count
-  s.fwd_off.assign(n + 1, 0);
+  // gather writes every entry but the first (no fill: a memset of the unit's
+  // offsets each time was wasted).
+  s.fwd_off.resize(n + 1);
+  s.fwd_off[0] = 0;
   gather_all<true>(u, s, rd, next, moves);
   record_stored(u, s, cur);
   build_predecessors(s, n, 0, 1);
@@ -616,7 +669,8 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::span<const std::
   const std::uint64_t chunks = (n + chunk - 1) / chunk;
   if (edges) {
     s.fwd.clear();
-    s.fwd_off.assign(n + 1, 0);
+    s.fwd_off.resize(n + 1);  // gather writes every entry but the first
+    s.fwd_off[0] = 0;
     s.fwd_chunks.resize(chunks);
     for (auto& c : s.fwd_chunks) c.clear();
   }

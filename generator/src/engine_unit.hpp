@@ -116,6 +116,15 @@ class UnitSolver {
     std::vector<BigVector<std::uint32_t>> fwd_chunks;
     ManSteps man_steps;  // of the unit being solved (a team shares it)
     void resize(std::uint64_t n, int passes);
+    // Gives back what units of at most n positions would not use
+    // (KeptScratch): each array's memory beyond n positions' need (the
+    // graph's beyond edges_per_position a position; huge arrays keep their
+    // capacity, not its pages), the exits of passes beyond `passes`, the
+    // graph entirely unless `graph`, a team's chunks, the spare buckets
+    // beyond n entries.  Contents unspecified after it.
+    void trim(std::uint64_t n, int passes, std::uint64_t edges_per_position, bool graph);
+    // Bytes its arrays and spare buckets hold in memory.
+    std::uint64_t bytes() const;
   };
   // Bytes of a Scratch for a unit; edges_per_position = 0 when no move graph
   // is kept (Serial, Team).

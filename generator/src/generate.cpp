@@ -115,7 +115,8 @@ ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Materi
 
 Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* split,
                    const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r,
-                   ResidentTables* resident, std::size_t index, const LoadTalk& talk, KeptArrays* kept) {
+                   ResidentTables* resident, std::size_t index, const LoadTalk& talk, KeptArrays* kept,
+                   KeptScratch* scratch) {
   const Material m = r.material;
   const int threads = std::max(1, opt.threads);
   const double wall0 = engine_detail::wall_seconds(), cpu0 = engine_detail::process_cpu_seconds();
@@ -127,7 +128,10 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   Env& env = env_or_default(opt.env);
   // The previous store's arrays are not in resident_step's count: given
   // back before tables are read into memory beside them.
-  if (kept != nullptr && !step.load.empty()) kept->release();
+  if (!step.load.empty()) {
+    if (kept != nullptr) kept->release();
+    if (scratch != nullptr) scratch->release();
+  }
   for (std::size_t j : step.load) {  // present successors, read once into memory
     const Material s = resident->material(j);
     if (talk.notice)
@@ -157,6 +161,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   bo.env = &env;
   bo.before_unit = opt.before_unit;
   bo.kept = kept;
+  bo.scratch = scratch;
   auto resolved = step.keep ? std::make_shared<BigVector<std::uint16_t>>() : nullptr;
   bo.resolved = resolved.get();
   BuildStats bs;
@@ -345,6 +350,7 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   if (output_lock && overall_total != 0) notes = read_phase_notes(notes_path, env_or_default(opt.env));
   std::vector<TableReport> reports;
   KeptArrays kept;  // one material's store, for the next one's (huge_pages.hpp)
+  KeptScratch scratch;  // and its threads' unit scratch (engine.hpp)
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];
     TableReport r;
@@ -372,7 +378,8 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
           cb.progress(p);
         };
       if (Status s =
-              build_table(rules, opt, nullptr, progress, r, opt.keep_finished ? &resident : nullptr, i, talk, &kept);
+              build_table(rules, opt, nullptr, progress, r, opt.keep_finished ? &resident : nullptr, i, talk, &kept,
+                          &scratch);
           !s.ok())
         return s.error();
       overall_done += r.positions;

@@ -3,7 +3,9 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace damka {
 
@@ -55,6 +57,22 @@ void* huge_resize(void* p, std::size_t old_bytes, std::size_t new_bytes) {
     return fresh;
   }
   return q;
+}
+
+void huge_release_after(void* p, std::size_t bytes, std::size_t keep) noexcept {
+  if (p == nullptr || bytes < kHugeFrom) return;
+  const std::size_t from = rounded(keep), size = rounded(bytes);
+  if (from < size) (void)::madvise(static_cast<char*>(p) + from, size - from, MADV_DONTNEED);
+}
+
+std::size_t huge_resident(const void* p, std::size_t bytes) {
+  if (p == nullptr || bytes < kHugeFrom) return bytes;
+  const std::size_t size = rounded(bytes), page = 4096;
+  std::vector<unsigned char> in(size / page);
+  if (::mincore(const_cast<void*>(p), size, in.data()) != 0) return size;  // not known: all of it
+  std::size_t n = 0;
+  for (unsigned char c : in) n += c & 1;
+  return std::min(n * page, bytes);
 }
 
 void* KeptArrays::take(std::size_t slot, std::size_t bytes) {

@@ -73,6 +73,28 @@ TEST(HugeResize, SmallArraysAreFreshOnes) {
   huge_free(r, 100);
 }
 
+TEST(HugeReleaseAfter, KeepsTheFirstPagesAndTheArray) {
+  void* p = huge_alloc(16 * kMiB);
+  fill(p, 16 * kMiB, 4);
+  EXPECT_EQ(huge_resident(p, 16 * kMiB), 16 * kMiB);
+  huge_release_after(p, 16 * kMiB, 5 * kMiB + 1);  // kept up to the 2 MiB page holding byte 5 MiB: 6 MiB
+  EXPECT_EQ(huge_resident(p, 16 * kMiB), 6 * kMiB);
+  EXPECT_TRUE(filled(p, 6 * kMiB, 4));
+  EXPECT_EQ(static_cast<const unsigned char*>(p)[12 * kMiB], 0) << "given back: reads as fresh memory";
+  fill(p, 16 * kMiB, 8);  // still the array's, all of it
+  EXPECT_TRUE(filled(p, 16 * kMiB, 8));
+  huge_release_after(p, 16 * kMiB, 0);
+  EXPECT_EQ(huge_resident(p, 16 * kMiB), 0u);
+  huge_free(p, 16 * kMiB);
+  // A small array is left alone.
+  void* q = huge_alloc(1000);
+  std::memset(q, 3, 1000);
+  huge_release_after(q, 1000, 0);
+  EXPECT_EQ(static_cast<const unsigned char*>(q)[999], 3);
+  EXPECT_EQ(huge_resident(q, 1000), 1000u);
+  huge_free(q, 1000);
+}
+
 TEST(KeptArrays, TakeGivesBackWhatWasKeptResized) {
   KeptArrays kept;
   EXPECT_EQ(kept.bytes(), 0u);

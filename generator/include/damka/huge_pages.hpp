@@ -39,6 +39,17 @@ void huge_free(void* p, std::size_t bytes) noexcept;
 // system calls.
 void* huge_resize(void* p, std::size_t old_bytes, std::size_t new_bytes);
 
+// Gives the pages of a huge_alloc() array of `bytes` bytes past its first
+// `keep` bytes (rounded up to 2 MiB, so no huge page is split) back to the
+// system; the array stays valid, those pages reading as zero when next
+// touched (a page fault each, as fresh memory).  Arrays below kHugeFrom:
+// nothing.  Cost: one system call.
+void huge_release_after(void* p, std::size_t bytes, std::size_t keep) noexcept;
+// The bytes of a huge_alloc() array of `bytes` bytes that sit in memory
+// (mincore); `bytes` for an array below kHugeFrom.  Cost: one system call
+// and a byte per 4 KiB page.
+std::size_t huge_resident(const void* p, std::size_t bytes);
+
 // Huge arrays kept from one use for the next: a build's in-memory store,
 // given back here when the material is done, is what the next material's
 // store takes (BuildOptions::kept), so that the pages it has already
