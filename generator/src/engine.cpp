@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <numeric>
 
 #include "damka/slots.hpp"
 #include "damka/table_file.hpp"
@@ -483,8 +484,8 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     std::vector<UnitSolver::Scratch>& scratch = opt.scratch != nullptr ? opt.scratch->impl().threads : own;
     {
       const bool swept = plan.levels_by_mode[static_cast<std::size_t>(Mode::Sweep)] > 0;
-      std::uint32_t levels = 0;
-      for (const auto& level : L.levels) levels += level.empty() ? 0 : 1;
+      const std::uint32_t levels =  // the non-empty levels: each has a mode
+          std::accumulate(plan.levels_by_mode.begin(), plan.levels_by_mode.end(), std::uint32_t{0});
       // The graph is kept where every level has one for every thread.
       const bool graph = plan.levels_by_mode[static_cast<std::size_t>(Mode::UnitsGraph)] == levels &&
                          plan.levels_partly_graphed == 0;

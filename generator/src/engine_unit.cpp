@@ -262,14 +262,9 @@ void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, cons
 }
 
 void UnitSolver::Scratch::resize(std::uint64_t n, int passes) {
-  in.resize(n);
-  flags.resize(n);
-  pending.resize(n);
-  queued.resize(n);
-  for (int i = 0; i < passes; ++i) {
-    win_exit[i].resize(n);
-    loss_exit[i].resize(n);
-  }
+  each_position_array(*this, [&](auto& v, int pass) {
+    if (pass < passes) v.resize(n);
+  });
 }
 
 namespace {
@@ -293,16 +288,9 @@ std::uint64_t resident(const BigVector<T>& v) {
 }  // namespace
 
 void UnitSolver::Scratch::trim(std::uint64_t n, int passes, std::uint64_t edges_per_position, bool graph) {
-  cap(in, n);
-  cap(flags, n);
-  cap(pending, n);
-  cap(queued, n);
-  for (int i = 0; i < kMaxPasses; ++i) {
-    cap(win_exit[i], i < passes ? n : 0);
-    cap(loss_exit[i], i < passes ? n : 0);
-  }
+  each_position_array(*this, [&](auto& v, int pass) { cap(v, pass < passes ? n : 0); });
   buckets.clear();
-  while (spare_entries > std::max<std::uint64_t>(n, 4096)) {
+  while (spare_entries > spare_limit(n)) {
     spare_entries -= spare.back().capacity();
     spare.pop_back();
   }
@@ -315,9 +303,8 @@ void UnitSolver::Scratch::trim(std::uint64_t n, int passes, std::uint64_t edges_
 }
 
 std::uint64_t UnitSolver::Scratch::bytes() const {
-  std::uint64_t b = resident(in) + resident(flags) + resident(pending) + resident(queued) + resident(fwd) +
-                    resident(fwd_off) + resident(rev) + resident(rev_off);
-  for (int i = 0; i < kMaxPasses; ++i) b += resident(win_exit[i]) + resident(loss_exit[i]);
+  std::uint64_t b = resident(fwd) + resident(fwd_off) + resident(rev) + resident(rev_off);
+  each_position_array(*this, [&](const auto& v, int) { b += resident(v); });
   for (const auto& c : fwd_chunks) b += resident(c);
   return b + spare_entries * sizeof(std::uint64_t);
 }
@@ -370,7 +357,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   };
   auto recycle = [&](std::vector<std::uint64_t>& v) {
     if constexpr (!Par) {
-      if (s.spare_entries + v.capacity() <= std::max<std::uint64_t>(n, 4096)) {
+      if (s.spare_entries + v.capacity() <= Scratch::spare_limit(n)) {
         s.spare_entries += v.capacity();
         v.clear();
         spare.push_back(std::move(v));

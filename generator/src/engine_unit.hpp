@@ -1,6 +1,7 @@
 // Private to the engine: solving one unit (see engine_unit.cpp).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -115,6 +116,21 @@ class UnitSolver {
     // offsets into each position's own chunk.
     std::vector<BigVector<std::uint32_t>> fwd_chunks;
     ManSteps man_steps;  // of the unit being solved (a team shares it)
+    // The most entries the spare buckets keep for units of n positions.
+    static std::uint64_t spare_limit(std::uint64_t n) { return std::max<std::uint64_t>(n, 4096); }
+    // Calls f(array, pass) for each array of s with an entry per position:
+    // pass -1 for those every pass uses, else the pass whose exits it holds.
+    template <class S, class F>
+    static void each_position_array(S& s, F&& f) {
+      f(s.in, -1);
+      f(s.flags, -1);
+      f(s.pending, -1);
+      f(s.queued, -1);
+      for (int i = 0; i < kMaxPasses; ++i) {
+        f(s.win_exit[i], i);
+        f(s.loss_exit[i], i);
+      }
+    }
     void resize(std::uint64_t n, int passes);
     // Gives back what units of at most n positions would not use
     // (KeptScratch): each array's memory beyond n positions' need (the
