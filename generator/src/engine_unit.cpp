@@ -214,20 +214,21 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
     const Bitboard men_after = u.wm[to_part] | u.bm[to_part];
     for (Bitboard b = p.kings[mover]; b; b &= b - 1) {
       const int from = lsb(b);
-      for (Bitboard t = king_step_targets(r_, from, occ); t; t &= t - 1) {
-        ++in;
-        if constexpr (Edges) {
-          const Bitboard moved = p.kings[mover] ^ bit(from) ^ bit(lsb(t));
-          std::uint64_t k;
-          if (L_.sym)  // White moved; stored colour-reversed, White to move
-            k = L_.index.rank_kings(rotate180(p.kings[1]), rotate180(moved), men_after);
-          else if (mover == 0)
-            k = L_.index.rank_kings(moved, p.kings[1], men_after);
-          else
-            k = L_.index.rank_kings(p.kings[0], moved, men_after);
-          fwd.push_back(static_cast<std::uint32_t>(base + k));
+      const Bitboard targets = king_step_targets(r_, from, occ);
+      if constexpr (Edges) {
+        if (targets == 0) continue;
+        // The targets' ranks (rank_kings of the position after the move),
+        // the other kings fixed.
+        const Bitboard rest = p.kings[mover] ^ bit(from);
+        if (L_.sym) {  // White moved; stored colour-reversed, White to move
+          const MaterialIndex::OneKingMore ranks(L_.index, false, rotate180(rest), rotate180(p.kings[1]), men_after);
+          for (Bitboard t = targets; t; t &= t - 1) fwd.push_back(static_cast<std::uint32_t>(base + ranks.rank(31 - lsb(t))));
+        } else {
+          const MaterialIndex::OneKingMore ranks(L_.index, mover == 0, rest, p.kings[1 - mover], men_after);
+          for (Bitboard t = targets; t; t &= t - 1) fwd.push_back(static_cast<std::uint32_t>(base + ranks.rank(lsb(t))));
         }
       }
+      in = static_cast<std::uint8_t>(in + std::popcount(targets));
     }
     if (!man_moves && in == 0) flags |= kNoMoves;
   }

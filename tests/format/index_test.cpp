@@ -192,6 +192,41 @@ TEST(Index, ForEachMenConfigIsUnrankInOrder) {
   }
 }
 
+// OneKingMore: the rank of every placement of one more king, either colour,
+// the other kings fixed, is rank_kings' (every placement of the kings of
+// materials with kings on both sides, a man or none, up to 6 pieces; every
+// king of each placement taken away in turn and put on each free square).
+TEST(Index, OneKingMoreRanksAsRankKings) {
+  std::uint64_t checked = 0;
+  for (const char* name : {"1Kv1K", "2Kv1K", "1Kv2K", "3Kv1K", "2Kv2K", "1K1Mv1K", "2K1Mv2K", "1Kv1K1M", "3Kv2K",
+                           "2K1Mv1K1M", "4Kv1K", "1Kv4K", "2K2Mv1K1M"}) {
+    const Material m = *Material::parse(name);
+    const MaterialIndex idx(m);
+    // Every slice's kings over a few men configurations.
+    for (std::uint64_t men = 0; men < idx.men_configs(); men += 1 + idx.men_configs() / 7) {
+      for (std::uint64_t k = 0; k < idx.kings_per_slice(); ++k) {
+        const Position p = idx.unrank(men * idx.kings_per_slice() + k);
+        const Bitboard occupied_men = p.men[0] | p.men[1];
+        for (int c = 0; c < 2; ++c)
+          for (Bitboard b = p.kings[c]; b; b &= b - 1) {
+            const Bitboard rest = p.kings[c] & ~(b & (0u - b));
+            const Bitboard fixed = p.kings[1 - c];
+            const MaterialIndex::OneKingMore more(idx, c == 0, rest, fixed, occupied_men);
+            for (int to = 0; to < 32; ++to) {
+              const Bitboard t = Bitboard{1} << to;
+              if ((occupied_men | rest | fixed) & t) continue;
+              const std::uint64_t want = c == 0 ? idx.rank_kings(rest | t, fixed, occupied_men)
+                                                : idx.rank_kings(fixed, rest | t, occupied_men);
+              ASSERT_EQ(more.rank(to), want) << name << " colour " << c << " to " << to;
+              ++checked;
+            }
+          }
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000000u);
+}
+
 }  // namespace
 }  // namespace damka
 

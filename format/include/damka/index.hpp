@@ -300,6 +300,70 @@ class MaterialIndex {
     return colex_rank(pext(white_kings, free)) * black_king_sets_ +
            colex_rank(pext(black_kings, free & ~white_kings));
   }
+  // rank_kings of the placements that put one more king of a colour on a
+  // square given later, the other kings fixed: for ranking one king's
+  // moves.  `white`: that colour is White (its other kings `rest`, Black's
+  // `fixed`), else Black (White's kings `fixed`).  Found once here (a few
+  // look-ups per king), each placement then costs three popcounts and
+  // three look-ups, against rank_kings' two pext and a look-up per king.
+  class OneKingMore {
+   public:
+    OneKingMore(const MaterialIndex& idx, bool white, Bitboard rest, Bitboard fixed, Bitboard men_occupied) {
+      using index_detail::kBinomials;
+      const Bitboard free = ~men_occupied;
+      // The moving colour's squares are counted among `domain_`; one of its
+      // kings on t is preceded there by j = popcount(rest below t) others,
+      // the rest's i-th (from 1) then being the (i + 1)-th past t.
+      domain_ = white ? free : free & ~fixed;
+      rest_ = rest;
+      assert(std::popcount(rest) < kMaxKings && std::popcount(fixed) <= kMaxKings);
+      int i = 1;
+      std::array<std::uint64_t, kMaxKings + 1> before, after;  // C(c_i, i), C(c_i, i + 1)
+      for (Bitboard b = rest; b; b &= b - 1, ++i) {
+        const int c = std::popcount(domain_ & (lowest(b) - 1));
+        before[i] = kBinomials.c[c][i];
+        after[i] = kBinomials.c[c][i + 1];
+      }
+      const int m = i - 1;
+      for (int j = 0; j <= m; ++j) {
+        std::uint64_t a = 0;
+        for (int k = 1; k <= m; ++k) a += k <= j ? before[k] : after[k];
+        more_[j] = a;
+      }
+      if (white) {  // Black's kings, counted among the free squares less White's: one fewer past t
+        scale_ = idx.black_king_sets_;
+        fixed_ = fixed;
+        const Bitboard d = free & ~rest;
+        int n = 0;
+        std::array<int, kMaxKings + 1> e;  // Black's kings' places among d
+        for (Bitboard b = fixed; b; b &= b - 1) e[++n] = std::popcount(d & (lowest(b) - 1));
+        for (int q = 0; q <= n; ++q) {
+          std::uint64_t v = 0;
+          for (int k = 1; k <= n; ++k) v += kBinomials.c[k <= q ? e[k] : std::max(e[k] - 1, 0)][k];
+          other_[q] = v;
+        }
+      } else {  // White's kings fixed: a constant term
+        scale_ = 1;
+        fixed_ = 0;
+        other_[0] = index_detail::colex_rank(index_detail::pext(fixed, free)) * idx.black_king_sets_;
+      }
+    }
+    // rank_kings with the king on `to` (free, not in rest or fixed).
+    std::uint64_t rank(int to) const {
+      const Bitboard below = (Bitboard{1} << to) - 1;
+      const int j = std::popcount(rest_ & below);
+      return (more_[j] + index_detail::kBinomials.c[std::popcount(domain_ & below)][j + 1]) * scale_ +
+             other_[std::popcount(fixed_ & below)];
+    }
+
+   private:
+    static Bitboard lowest(Bitboard b) { return b & (0u - b); }
+    Bitboard domain_ = 0, rest_ = 0, fixed_ = 0;
+    std::uint64_t scale_ = 1;
+    static constexpr int kMaxKings = 16;  // of a colour
+    std::array<std::uint64_t, kMaxKings + 1> more_, other_;  // by j, by q
+  };
+
   void unrank_kings(std::uint64_t i, Bitboard men_occupied, Bitboard& white_kings, Bitboard& black_kings) const {
     using namespace index_detail;
     assert(i < kings_per_slice_);
