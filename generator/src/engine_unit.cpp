@@ -220,15 +220,13 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
         // The targets' ranks (rank_kings of the position after the move),
         // the other kings fixed.
         const Bitboard rest = p.kings[mover] ^ bit(from);
-        if (L_.sym) {  // White moved; stored colour-reversed (square s as 31 - s), White to move
-          const MaterialIndex::OneKingMore ranks(L_.index, false, rotate180(rest), rotate180(p.kings[1]), men_after);
-          for (Bitboard t = targets; t; t &= t - 1)
-            fwd.push_back(static_cast<std::uint32_t>(base + ranks.rank(31 - lsb(t))));
-        } else {
-          const MaterialIndex::OneKingMore ranks(L_.index, mover == 0, rest, p.kings[1 - mover], men_after);
-          for (Bitboard t = targets; t; t &= t - 1)
-            fwd.push_back(static_cast<std::uint32_t>(base + ranks.rank(lsb(t))));
-        }
+        // A symmetric material: White moved; stored colour-reversed (the
+        // board turned), White to move, so the mover's kings are Black's.
+        const MaterialIndex::OneKingMore ranks =
+            L_.sym ? MaterialIndex::OneKingMore(L_.index, false, rotate180(rest), rotate180(p.kings[1]), men_after)
+                   : MaterialIndex::OneKingMore(L_.index, mover == 0, rest, p.kings[1 - mover], men_after);
+        for (Bitboard t = L_.sym ? rotate180(targets) : targets; t; t &= t - 1)
+          fwd.push_back(static_cast<std::uint32_t>(base + ranks.rank(lsb(t))));
       }
       in = static_cast<std::uint8_t>(in + std::popcount(targets));
     }
