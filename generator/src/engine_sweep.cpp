@@ -28,7 +28,6 @@
 #include <cassert>
 
 #include "damka/king_walk.hpp"
-#include "damka/unmove.hpp"
 #include "engine_unit.hpp"
 
 namespace damka::engine_detail {
@@ -231,12 +230,11 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
                 // cache lines are fetched a batch ahead (as solve_parallel does).
                 const bool win = v & 1;
                 std::size_t held = 0;
-                for_each_king_unmove(r_, position(u, l), [&](const Position& pp) {
+                for_each_unmove_index(u, position(u, l), [&](std::uint64_t lp) {
                   if (held == batch.size()) {
-                    for (const std::uint64_t lp : batch) visit(lp, win);
+                    for (const std::uint64_t lq : batch) visit(lq, win);
                     held = 0;
                   }
-                  const std::uint64_t lp = local_of(u, pp);
                   if (parts > 1 && owner(lp) != part) {
                     out[static_cast<std::size_t>(owner(lp))].push_back(lp * 2 + (win ? 1 : 0));
                     return;

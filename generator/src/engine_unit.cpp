@@ -6,8 +6,9 @@
 // position becomes a win at d + 1 when a successor is finalised as a loss at
 // d (or an exit says so), and a loss when its last in-unit successor is
 // finalised as a win, at one more than the largest successor distance (or the
-// worst exit, if that is larger).  Un-moves (unmove.hpp) give each finalised
-// position's in-unit predecessors.  In the primary pass what is never resolved
+// worst exit, if that is larger).  The move graph's reversed edges, or
+// without one the quiet king un-moves (for_each_unmove_index, ranked as
+// unmove.hpp's), give each finalised position's in-unit predecessors.  In the primary pass what is never resolved
 // is a draw; a secondary pass measures inside the primary's result.
 #include "engine_unit.hpp"
 
@@ -23,7 +24,6 @@
 
 #include "damka/capture_stream.hpp"
 #include "damka/king_walk.hpp"
-#include "damka/unmove.hpp"
 
 namespace damka::engine_detail {
 namespace {
@@ -468,13 +468,13 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
     } else {
       std::array<std::uint64_t, 32> batch;
       std::size_t held = 0;
-      for_each_king_unmove(r_, position(u, l), [&](const Position& pp) {
+      for_each_unmove_index(u, position(u, l), [&](std::uint64_t lp) {
         if (held == batch.size()) {
-          for (const std::uint64_t lp : batch) visit(lp);
+          for (const std::uint64_t lq : batch) visit(lq);
           held = 0;
         }
-        batch[held] = local_of(u, pp);
-        fetch(batch[held++], win);
+        batch[held++] = lp;
+        fetch(lp, win);
       });
       for (std::size_t i = 0; i < held; ++i) visit(batch[i]);
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <functional>
 #include <memory>
 #include <new>
@@ -210,6 +211,14 @@ class UnitSolver {
  private:
   Position position(const Unit& u, std::uint64_t l) const;
   std::uint64_t local_of(const Unit& u, Position p) const;
+  // Calls f(lp) for the unit index lp of each predecessor of q = position(u,
+  // l) by a quiet king move (the un-moves of for_each_king_unmove, in
+  // another order), each ranked by a MaterialIndex::OneKingMore built once
+  // per king of the mover instead of building the position and ranking it
+  // whole (local_of).  As for_each_king_unmove, the caller must drop the
+  // predecessors that have a capture.
+  template <class F>
+  void for_each_unmove_index(const Unit& u, const Position& q, F&& f) const;
   // s.man_steps of u (moves: scratch).
   void man_steps(const Unit& u, ManSteps& out, MoveList& moves) const;
   // A position's best exits so far, per pass (gather): the fewest plies to
@@ -261,5 +270,32 @@ class UnitSolver {
   std::uint64_t large_unit_;
   mutable std::atomic<bool> inconsistent_{false};
 };
+
+template <class F>
+void UnitSolver::for_each_unmove_index(const Unit& u, const Position& q, F&& f) const {
+  const int mover = idx(opposite(q.side_to_move));
+  // The predecessors have the mover to move.  A symmetric material stores
+  // them colour-reversed (the board turned) when that is Black: the mover's
+  // kings are then White's in the index.
+  const bool flip = L_.sym && mover == idx(Color::Black);
+  const Bitboard wm = flip ? rotate180(q.men[1]) : q.men[0], bm = flip ? rotate180(q.men[0]) : q.men[1];
+  const int part = L_.sym ? (wm == u.wm[0] && bm == u.bm[0] ? 0 : 1) : (u.side[0] == opposite(q.side_to_move) ? 0 : 1);
+  assert(part < u.parts && wm == u.wm[part] && bm == u.bm[part]);
+  const std::uint64_t base = part ? L_.K : 0;
+  const Bitboard occ = q.occupied(), kings = q.kings[mover];
+  const Bitboard fixed = flip ? rotate180(q.kings[1 - mover]) : q.kings[1 - mover];
+  for (Bitboard b = kings; b; b &= b - 1) {
+    const int to = lsb(b);
+    const Bitboard from = king_step_targets(r_, to, occ);  // the un-move targets are the move targets
+    if (from == 0) continue;
+    const Bitboard rest = kings ^ bit(to);
+    const MaterialIndex::OneKingMore ranks(L_.index, flip || mover == idx(Color::White),
+                                           flip ? rotate180(rest) : rest, fixed, wm | bm);
+    for (Bitboard a = flip ? rotate180(from) : from; a; a &= a - 1) {
+      const std::uint64_t lp = base + ranks.rank(lsb(a));
+      f(lp);
+    }
+  }
+}
 
 }  // namespace damka::engine_detail
