@@ -111,7 +111,7 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
       guarded(failed, error, [&] {
         if (before_unit_) before_unit_();
         for_chunk(c, [&](std::uint64_t l, const Position& p) {
-          Exits ex(np);
+          Exits ex;
           if (!add_capture_exits(p, moves, ex, rd)) {
             for (int i = 0; i < np; ++i) cur.codes[i][l] = kUnset;
             if (!cur.derived.empty()) cur.derived[l / 16] &= static_cast<std::uint16_t>(~(1u << (l % 16)));

@@ -123,13 +123,6 @@ void UnitSolver::man_steps(const Unit& u, ManSteps& out, MoveList& moves) const 
   }
 }
 
-UnitSolver::Exits::Exits(int passes) {
-  for (int i = 0; i < passes; ++i) {
-    win[i] = kUnset;
-    loss[i] = 0;
-  }
-}
-
 // Moves that leave the unit: their values come from the level above or from
 // finished tables.
 void UnitSolver::add_exit(const Position& p, const Move& mv, Exits& ex, SuccessorReader& rd) const {
@@ -181,7 +174,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
   const int part = l >= L_.K ? 1 : 0;
   const int np = passes_.size();
   std::uint8_t in = 0;
-  Exits ex(np);
+  Exits ex;
   std::uint8_t& flags = ex.flags;
   bool man_moves = false;
   if (add_capture_exits(p, moves, ex, rd)) {
