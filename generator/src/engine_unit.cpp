@@ -7,8 +7,8 @@
 // d (or an exit says so), and a loss when its last in-unit successor is
 // finalised as a win, at one more than the largest successor distance (or the
 // worst exit, if that is larger).  The move graph's reversed edges, or
-// without one the quiet king un-moves (for_each_unmove_index, ranked as
-// unmove.hpp's), give each finalised position's in-unit predecessors.  In the primary pass what is never resolved
+// without one the quiet king un-moves (for_each_unmove_index), give each
+// finalised position's in-unit predecessors.  In the primary pass what is never resolved
 // is a draw; a secondary pass measures inside the primary's result.
 #include "engine_unit.hpp"
 
@@ -84,18 +84,6 @@ Position UnitSolver::position(const Unit& u, std::uint64_t l) const {
   L_.index.unrank_kings(k, p.men[0] | p.men[1], p.kings[0], p.kings[1]);
   p.side_to_move = u.side[part];
   return p;
-}
-
-std::uint64_t UnitSolver::local_of(const Unit& u, Position p) const {
-  int part;
-  if (L_.sym) {
-    if (p.side_to_move == Color::Black) p = p.flipped();
-    part = (p.men[0] == u.wm[0] && p.men[1] == u.bm[0]) ? 0 : 1;
-  } else {
-    part = p.side_to_move == u.side[0] ? 0 : 1;
-  }
-  assert(part < u.parts && p.men[0] == u.wm[part] && p.men[1] == u.bm[part]);
-  return (part ? L_.K : 0) + L_.index.rank_kings(p.kings[0], p.kings[1], p.men[0] | p.men[1]);
 }
 
 void UnitSolver::man_steps(const Unit& u, ManSteps& out, MoveList& moves) const {

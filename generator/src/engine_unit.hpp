@@ -210,13 +210,16 @@ class UnitSolver {
 
  private:
   Position position(const Unit& u, std::uint64_t l) const;
-  std::uint64_t local_of(const Unit& u, Position p) const;
-  // Calls f(lp) for the unit index lp of each predecessor of q = position(u,
-  // l) by a quiet king move (the un-moves of for_each_king_unmove, in
-  // another order), each ranked by a MaterialIndex::OneKingMore built once
-  // per king of the mover instead of building the position and ranking it
-  // whole (local_of).  As for_each_king_unmove, the caller must drop the
-  // predecessors that have a capture.
+  // Calls f(lp) for the unit index lp of each predecessor of q (a position
+  // of u) by a quiet king move.  A quiet king move from a to b is undone by
+  // moving the king from b back to a along the same free diagonal, so the
+  // un-move targets of a king on b are its own move targets
+  // (king_step_targets) on the same occupancy.  Each is ranked by a
+  // MaterialIndex::OneKingMore built once per king of the mover instead of
+  // building the position and ranking it whole (rank_kings).  A quiet move is
+  // illegal where a capture exists, so the caller must drop predecessors
+  // whose side to move has a capture (kCaptureFlag, or a code set by the
+  // forward pass).
   template <class F>
   void for_each_unmove_index(const Unit& u, const Position& q, F&& f) const;
   // s.man_steps of u (moves: scratch).
