@@ -8,8 +8,9 @@
 // finalised as a win, at one more than the largest successor distance (or the
 // worst exit, if that is larger).  The move graph's reversed edges, or
 // without one the quiet king un-moves (for_each_unmove_index), give each
-// finalised position's in-unit predecessors.  In the primary pass what is never resolved
-// is a draw; a secondary pass measures inside the primary's result.
+// finalised position's in-unit predecessors.  In the primary pass what is
+// never resolved is a draw; a secondary pass measures inside the primary's
+// result.
 #include "engine_unit.hpp"
 
 #include <omp.h>

@@ -284,13 +284,14 @@ class UnitSolver {
 
 template <class F>
 void UnitSolver::for_each_unmove_index(const Unit& u, const Position& q, F&& f) const {
-  const int mover = idx(opposite(q.side_to_move));
-  // The predecessors have the mover to move.  A symmetric material stores
-  // them colour-reversed (the board turned) when that is Black: the mover's
-  // kings are then White's in the index.
-  const bool flip = L_.sym && mover == idx(Color::Black);
+  const Color to_move = opposite(q.side_to_move);  // the predecessors'
+  const int mover = idx(to_move);
+  // A symmetric material stores the predecessors colour-reversed (the board
+  // turned) when Black is to move: the mover's kings are then White's in the
+  // index, and the part is the one of the turned men.
+  const bool flip = L_.sym && to_move == Color::Black;
   const Bitboard wm = flip ? rotate180(q.men[1]) : q.men[0], bm = flip ? rotate180(q.men[0]) : q.men[1];
-  const int part = L_.sym ? (wm == u.wm[0] && bm == u.bm[0] ? 0 : 1) : (u.side[0] == opposite(q.side_to_move) ? 0 : 1);
+  const int part = L_.sym ? (wm == u.wm[0] && bm == u.bm[0] ? 0 : 1) : (u.side[0] == to_move ? 0 : 1);
   assert(part < u.parts && wm == u.wm[part] && bm == u.bm[part]);
   const std::uint64_t base = part ? L_.K : 0;
   const Bitboard occ = q.occupied(), kings = q.kings[mover];
@@ -300,12 +301,9 @@ void UnitSolver::for_each_unmove_index(const Unit& u, const Position& q, F&& f) 
     const Bitboard from = king_step_targets(r_, to, occ);  // the un-move targets are the move targets
     if (from == 0) continue;
     const Bitboard rest = kings ^ bit(to);
-    const MaterialIndex::OneKingMore ranks(L_.index, flip || mover == idx(Color::White),
-                                           flip ? rotate180(rest) : rest, fixed, wm | bm);
-    for (Bitboard a = flip ? rotate180(from) : from; a; a &= a - 1) {
-      const std::uint64_t lp = base + ranks.rank(lsb(a));
-      f(lp);
-    }
+    const MaterialIndex::OneKingMore ranks(L_.index, flip || to_move == Color::White, flip ? rotate180(rest) : rest,
+                                           fixed, wm | bm);
+    for (Bitboard a = flip ? rotate180(from) : from; a; a &= a - 1) f(base + ranks.rank(lsb(a)));
   }
 }
 
