@@ -188,29 +188,22 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
       won = won_in_one(ex);
     }
     // Quiet king moves stay in the unit (the other part, or this one when
-    // the unit has one): ranked here without building the position.
+    // the unit has one): ranked here without building the position.  A
+    // symmetric material: White moved; stored colour-reversed (the board
+    // turned), White to move, so the mover's kings are Black's.
     const int mover = idx(p.side_to_move);
     const Bitboard occ = p.occupied();
-    const int to_part = u.parts == 2 ? 1 - part : 0;
-    const std::uint64_t base = to_part ? L_.K : 0;
-    const Bitboard men_after = u.wm[to_part] | u.bm[to_part];
-    for (Bitboard b = p.kings[mover]; b; b &= b - 1) {
-      const int from = lsb(b);
-      const Bitboard targets = king_step_targets(r_, from, occ);
-      if constexpr (Edges) {
-        if (targets == 0) continue;
-        // The targets' ranks (rank_kings of the position after the move),
-        // the other kings fixed.
-        const Bitboard rest = p.kings[mover] ^ bit(from);
-        // A symmetric material: White moved; stored colour-reversed (the
-        // board turned), White to move, so the mover's kings are Black's.
-        const MaterialIndex::OneKingMore ranks =
-            L_.sym ? MaterialIndex::OneKingMore(L_.index, false, rotate180(rest), rotate180(p.kings[1]), men_after)
-                   : MaterialIndex::OneKingMore(L_.index, mover == 0, rest, p.kings[1 - mover], men_after);
-        for (Bitboard t = L_.sym ? rotate180(targets) : targets; t; t &= t - 1)
-          fwd.push_back(static_cast<std::uint32_t>(base + ranks.rank(lsb(t))));
-      }
-      in = static_cast<std::uint8_t>(in + std::popcount(targets));
+    if constexpr (Edges) {
+      const int to_part = u.parts == 2 ? 1 - part : 0;
+      const Bitboard fixed = L_.sym ? rotate180(p.kings[1 - mover]) : p.kings[1 - mover];
+      for_each_king_step_index(p.kings[mover], fixed, occ, u.wm[to_part] | u.bm[to_part], L_.sym,
+                               !L_.sym && mover == 0, to_part ? L_.K : 0, [&](std::uint64_t lt) {
+                                 fwd.push_back(static_cast<std::uint32_t>(lt));
+                                 ++in;
+                               });
+    } else {
+      for (Bitboard b = p.kings[mover]; b; b &= b - 1)
+        in = static_cast<std::uint8_t>(in + std::popcount(king_step_targets(r_, lsb(b), occ)));
     }
     if (!man_moves && in == 0) flags |= kNoMoves;
   }
