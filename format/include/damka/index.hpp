@@ -324,12 +324,12 @@ class MaterialIndex {
         before[i] = kBinomials.c[c][i];
         after[i] = kBinomials.c[c][i + 1];
       }
+      // more_[j]: the rest's first j terms before t, the others after it.
       const int m = i - 1;
-      for (int j = 0; j <= m; ++j) {
-        std::uint64_t a = 0;
-        for (int k = 1; k <= m; ++k) a += k <= j ? before[k] : after[k];
-        more_[j] = a;
-      }
+      std::uint64_t a = 0;
+      for (int k = 1; k <= m; ++k) a += after[k];
+      more_[0] = a;
+      for (int j = 1; j <= m; ++j) more_[j] = a += before[j] - after[j];  // unsigned: the sum is exact
       if (white) {  // Black's kings, counted among the free squares less White's: one fewer past t
         scale_ = idx.black_king_sets_;
         fixed_ = fixed;
@@ -337,11 +337,11 @@ class MaterialIndex {
         int n = 0;
         std::array<int, kMaxKings + 1> e;  // Black's kings' places among d
         for (Bitboard b = fixed; b; b &= b - 1) e[++n] = std::popcount(d & (lowest(b) - 1));
-        for (int q = 0; q <= n; ++q) {
-          std::uint64_t v = 0;
-          for (int k = 1; k <= n; ++k) v += kBinomials.c[k <= q ? e[k] : std::max(e[k] - 1, 0)][k];
-          other_[q] = v;
-        }
+        // other_[q]: Black's first q kings below t, the others past it.
+        std::uint64_t v = 0;
+        for (int k = 1; k <= n; ++k) v += kBinomials.c[std::max(e[k] - 1, 0)][k];
+        other_[0] = v;
+        for (int q = 1; q <= n; ++q) other_[q] = v += kBinomials.c[e[q]][q] - kBinomials.c[std::max(e[q] - 1, 0)][q];
       } else {  // White's kings fixed: a constant term
         scale_ = 1;
         fixed_ = 0;
