@@ -485,12 +485,6 @@ void generate_quiet_man_moves(const Position& p, MoveList& out) {
   append_quiet_man_moves(p, out);
 }
 
-Bitboard king_step_targets(const Rules& r, int s, Bitboard occupied) {
-  Bitboard t = 0;
-  for (Dir d : kAll) t |= king_targets(r, s, d, occupied);
-  return t;
-}
-
 bool has_capture(const Rules& r, const Position& p) {
   const Color me = p.side_to_move;
   const Bitboard opp = p.pieces(opposite(me));

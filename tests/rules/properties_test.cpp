@@ -202,6 +202,35 @@ RC_GTEST_PROP(MoveGen, MergedModeHasNoDuplicates, ()) {
     RC_ASSERT(std::any_of(merged.begin(), merged.end(), [&](const Move& x) { return x.same_result(m); }));
 }
 
+// king_step_targets (the generator's quiet king moves, branch-free) gives
+// every king of the side to move the targets generate_moves lists for it
+// where the position has no capture, and for any occupancy the squares a
+// walk along each diagonal reaches before the first piece (one step for a
+// short king).
+RC_GTEST_PROP(MoveGen, KingStepTargetsAreTheKingsQuietMoves, ()) {
+  const Rules& r = random_rules();
+  const Position p = random_position(r);
+  const Bitboard occ = p.occupied();
+  for (int s = 0; s < kNumSquares; ++s) {
+    Bitboard want = 0;
+    for (Dir d : {UpLeft, UpRight, DownLeft, DownRight})
+      for (int t = step(s, d); t >= 0 && !(occ & bit(t)); t = step(t, d)) {
+        want |= bit(t);
+        if (r.king_range == KingRange::Short) break;
+      }
+    RC_ASSERT(king_step_targets(r, s, occ & ~bit(s)) == want);
+  }
+  if (has_capture(r, p)) return;
+  MoveList moves;
+  generate_moves(r, p, moves);
+  for (Bitboard b = p.kings[idx(p.side_to_move)]; b; b &= b - 1) {
+    Bitboard listed = 0;
+    for (const Move& m : moves)
+      if (m.from == lsb(b)) listed |= bit(m.to);
+    RC_ASSERT(king_step_targets(r, lsb(b), occ) == listed);
+  }
+}
+
 RC_GTEST_PROP(Notation, FenAndMovesRoundTrip, ()) {
   const Rules& r = random_rules();
   const Position p = random_position(r);

@@ -64,6 +64,7 @@ constexpr int drow(Dir d) { return (d == UpLeft || d == UpRight) ? 1 : -1; }
 struct Geometry {
   std::array<std::array<std::int8_t, kNumDirs>, kNumSquares> step{};  // -1 if off board
   std::array<std::array<Bitboard, kNumDirs>, kNumSquares> ray{};       // squares beyond s along d
+  std::array<Bitboard, kNumSquares> near{};                            // s's neighbours (one step each way)
   Bitboard main_road = 0;
   constexpr Geometry() {
     for (int s = 0; s < kNumSquares; ++s) {
@@ -75,6 +76,7 @@ struct Geometry {
              f += dfile(dir), w += drow(dir))
           r |= bit(square_at(f, w));
         ray[s][d] = r;
+        if (step[s][d] >= 0) near[s] |= bit(step[s][d]);
       }
       if (file_of(s) == row_of(s)) main_road |= bit(s);
     }
@@ -87,6 +89,8 @@ inline constexpr Geometry kGeometry{};
 constexpr int step(int s, Dir d) { return detail::kGeometry.step[s][d]; }
 // All squares beyond s in direction d (not including s).
 constexpr Bitboard ray(int s, Dir d) { return detail::kGeometry.ray[s][d]; }
+// The squares one step from s, each direction.
+constexpr Bitboard neighbours(int s) { return detail::kGeometry.near[s]; }
 // The long diagonal a1-h8 ("main road").
 constexpr Bitboard kMainRoad = detail::kGeometry.main_road;
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -62,7 +63,21 @@ void generate_capture_moves(const Rules& r, const Position& p, MoveList& out, Mo
 // has_capture costs where p has no capture.  Thread-safe.
 bool generate_capture_moves_if_any(const Rules& r, const Position& p, MoveList& out,
                                    MoveMode mode = MoveMode::Merged);
-Bitboard king_step_targets(const Rules& r, int s, Bitboard occupied);
+inline Bitboard king_step_targets(const Rules& r, int s, Bitboard occupied) {
+  if (r.king_range == KingRange::Short) return neighbours(s) & ~occupied;
+  // A flying king: along an up ray (rising square numbers) the squares below
+  // its first piece, along a down ray those above its first piece (the
+  // highest); all of a ray without one.  Branch-free.
+  auto up = [&](Dir d) {
+    const Bitboard hits = ray(s, d) & occupied;
+    return ray(s, d) & ((hits & (0u - hits)) - 1);
+  };
+  auto down = [&](Dir d) {
+    const Bitboard hits = ray(s, d) & occupied;
+    return ray(s, d) & static_cast<Bitboard>(~std::uint64_t{0} << (32 - std::countl_zero(hits)));
+  };
+  return up(UpLeft) | up(UpRight) | down(DownLeft) | down(DownRight);
+}
 // The position after `m`; the side to move changes.
 Position apply(const Position& p, const Move& m);
 // Leaf count at `depth` plies.
