@@ -86,9 +86,12 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
         p.kings[0] = walk.white();
         p.kings[1] = walk.black();
       }
-      assert(p == position(u, l));
       f(l, p);
     }
+    // The walk ends where the index does (checked once a chunk: asserts
+    // are kept in the shipped build, and one per position was a fifth of a
+    // kings-only build's instructions).
+    assert(p == position(u, last - 1));
   };
 
   // A split's entries for other processes (position * 2 + 1 when it moves
@@ -222,6 +225,7 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
               if (s.latest[static_cast<std::uint64_t>(c)] < d + 64) m.fetch_and(~bit, std::memory_order_relaxed);
               const auto [first, last] = chunk_range(c);
               std::array<std::uint64_t, 32> batch;
+              MaterialIndex::LastWhiteKings whites;  // the chunk's positions are visited in rank order
               const auto at_d = static_cast<std::uint16_t>(2 * d + 1);  // won in d; lost in d is the next code
               for (std::uint64_t l = first; l < last; ++l) {
                 const std::uint16_t v = load(code[l]);
@@ -230,7 +234,7 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
                 // cache lines are fetched a batch ahead (as solve_parallel does).
                 const bool win = v & 1;
                 std::size_t held = 0;
-                for_each_unmove_index(u, position(u, l), [&](std::uint64_t lp) {
+                for_each_unmove_index(u, position(u, l, whites), [&](std::uint64_t lp) {
                   if (held == batch.size()) {
                     for (const std::uint64_t lq : batch) visit(lq, win);
                     held = 0;

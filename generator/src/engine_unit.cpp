@@ -87,6 +87,17 @@ Position UnitSolver::position(const Unit& u, std::uint64_t l) const {
   return p;
 }
 
+Position UnitSolver::position(const Unit& u, std::uint64_t l, MaterialIndex::LastWhiteKings& last) const {
+  const int part = l >= L_.K ? 1 : 0;
+  const std::uint64_t k = l - (part ? L_.K : 0);
+  Position p;
+  p.men[0] = u.wm[part];
+  p.men[1] = u.bm[part];
+  L_.index.unrank_kings(k, p.men[0] | p.men[1], p.kings[0], p.kings[1], last);
+  p.side_to_move = u.side[part];
+  return p;
+}
+
 void UnitSolver::man_steps(const Unit& u, ManSteps& out, MoveList& moves) const {
   for (int part = 0; part < u.parts; ++part) {
     Position p;  // the part's men, no kings: a man step needs only its target free

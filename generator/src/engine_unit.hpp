@@ -210,6 +210,10 @@ class UnitSolver {
 
  private:
   Position position(const Unit& u, std::uint64_t l) const;
+  // position(u, l), White's kings kept from the last call with `last`
+  // where they are the same (MaterialIndex::LastWhiteKings): for visits in
+  // increasing l.
+  Position position(const Unit& u, std::uint64_t l, MaterialIndex::LastWhiteKings& last) const;
   // Calls f(lp) for the unit index lp of each predecessor of q (a position
   // of u) by a quiet king move.  A quiet king move from a to b is undone by
   // moving the king from b back to a along the same free diagonal, so the

@@ -192,6 +192,31 @@ TEST(Index, ForEachMenConfigIsUnrankInOrder) {
   }
 }
 
+// unrank_kings with LastWhiteKings gives unrank_kings' kings for ranks
+// visited in increasing order with gaps of every size (White's kept, or
+// unranked again), across a change of the men, and back to rank 0.
+TEST(Index, UnrankKingsKeepingWhitesAsUnrankKings) {
+  std::uint64_t checked = 0;
+  for (const char* name : {"1Kv1K", "4Kv2K", "2Kv3K", "3K1Mv2K", "1K2Mv1K1M"}) {
+    const Material m = *Material::parse(name);
+    const MaterialIndex idx(m);
+    MaterialIndex::LastWhiteKings last;
+    for (std::uint64_t men = 0; men < idx.men_configs(); men += 1 + idx.men_configs() / 3) {
+      const Position start = idx.unrank(men * idx.kings_per_slice());
+      const Bitboard occupied_men = start.men[0] | start.men[1];
+      for (std::uint64_t k = 0, gap = 1; k < idx.kings_per_slice(); k += gap, gap = gap * 7 % 1000 + 1) {
+        Bitboard w = 0, b = 0, wk = 0, bk = 0;
+        idx.unrank_kings(k, occupied_men, w, b);
+        idx.unrank_kings(k, occupied_men, wk, bk, last);
+        ASSERT_EQ(wk, w) << name << " kings rank " << k;
+        ASSERT_EQ(bk, b) << name << " kings rank " << k;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 10000u);
+}
+
 // OneKingMore: the rank of every placement of one more king, either colour,
 // the other kings fixed, is rank_kings' (every placement of the kings of
 // materials with kings on both sides, a man or none, up to 6 pieces; every

@@ -374,6 +374,32 @@ class MaterialIndex {
     white_kings = pdep(colex_unrank(white, m_.wk, nfree), free);
     black_kings = pdep(colex_unrank(black, m_.bk, nfree - m_.wk), free & ~white_kings);
   }
+  // unrank_kings for a caller that visits ranks in increasing order, often
+  // close together (Black's kings vary fastest: C(free, Black's kings)
+  // successive ranks share White's): White's kings are unranked again only
+  // where their rank or the men changed since the last call with `last`.
+  // Cost: unrank_kings' less White's unrank where it is kept (4 of 6 rows
+  // in 4Kv2K).  `last` starts default-constructed; one per thread.
+  struct LastWhiteKings {
+    std::uint64_t rank = ~std::uint64_t{0};
+    Bitboard men = 0, kings = 0;
+  };
+  void unrank_kings(std::uint64_t i, Bitboard men_occupied, Bitboard& white_kings, Bitboard& black_kings,
+                    LastWhiteKings& last) const {
+    using namespace index_detail;
+    assert(i < kings_per_slice_);
+    const Bitboard free = ~men_occupied;
+    const int nfree = kNumSquares - m_.men();
+    std::uint64_t white = 0;
+    const std::uint64_t black = div_black_king_sets_.divmod(i, white);
+    if (white != last.rank || men_occupied != last.men) {
+      last.rank = white;
+      last.men = men_occupied;
+      last.kings = pdep(colex_unrank(white, m_.wk, nfree), free);
+    }
+    white_kings = last.kings;
+    black_kings = pdep(colex_unrank(black, m_.bk, nfree - m_.wk), free & ~white_kings);
+  }
 
  private:
   struct Group {
