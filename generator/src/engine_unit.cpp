@@ -77,14 +77,8 @@ UnitSolver::UnitSolver(const Rules& rules, const Layout& layout, const PassList&
     : r_(rules), L_(layout), passes_(passes), before_unit_(std::move(before_unit)), large_unit_(large_unit) {}
 
 Position UnitSolver::position(const Unit& u, std::uint64_t l) const {
-  const int part = l >= L_.K ? 1 : 0;
-  const std::uint64_t k = l - (part ? L_.K : 0);
-  Position p;
-  p.men[0] = u.wm[part];
-  p.men[1] = u.bm[part];
-  L_.index.unrank_kings(k, p.men[0] | p.men[1], p.kings[0], p.kings[1]);
-  p.side_to_move = u.side[part];
-  return p;
+  MaterialIndex::LastWhiteKings none;  // nothing kept
+  return position(u, l, none);
 }
 
 Position UnitSolver::position(const Unit& u, std::uint64_t l, MaterialIndex::LastWhiteKings& last) const {

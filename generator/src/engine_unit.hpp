@@ -238,8 +238,8 @@ class UnitSolver {
   // f then keeps its edge list's end in a register (a call measured +0.7%
   // instructions for a men material).
   template <class F>
-  [[gnu::always_inline]] void for_each_king_step_index(Bitboard movers, Bitboard fixed, Bitboard occ, Bitboard men, bool turn,
-                                bool movers_white, std::uint64_t base, F&& f) const;
+  [[gnu::always_inline]] void for_each_king_step_index(Bitboard movers, Bitboard fixed, Bitboard occ, Bitboard men,
+                                                      bool turn, bool movers_white, std::uint64_t base, F&& f) const;
   // s.man_steps of u (moves: scratch).
   void man_steps(const Unit& u, ManSteps& out, MoveList& moves) const;
   // A position's best exits so far, per pass (gather): the fewest plies to

@@ -364,15 +364,10 @@ class MaterialIndex {
     std::array<std::uint64_t, kMaxKings + 1> more_, other_;  // by j, by q
   };
 
+  // The kings of kings rank i (rank_kings' inverse) among the free squares.
   void unrank_kings(std::uint64_t i, Bitboard men_occupied, Bitboard& white_kings, Bitboard& black_kings) const {
-    using namespace index_detail;
-    assert(i < kings_per_slice_);
-    const Bitboard free = ~men_occupied;
-    const int nfree = kNumSquares - m_.men();
-    std::uint64_t white = 0;
-    const std::uint64_t black = div_black_king_sets_.divmod(i, white);
-    white_kings = pdep(colex_unrank(white, m_.wk, nfree), free);
-    black_kings = pdep(colex_unrank(black, m_.bk, nfree - m_.wk), free & ~white_kings);
+    LastWhiteKings none;  // nothing kept: White's kings unranked
+    unrank_kings(i, men_occupied, white_kings, black_kings, none);
   }
   // unrank_kings for a caller that visits ranks in increasing order, often
   // close together (Black's kings vary fastest: C(free, Black's kings)

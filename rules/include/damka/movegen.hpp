@@ -63,6 +63,9 @@ void generate_capture_moves(const Rules& r, const Position& p, MoveList& out, Mo
 // has_capture costs where p has no capture.  Thread-safe.
 bool generate_capture_moves_if_any(const Rules& r, const Position& p, MoveList& out,
                                    MoveMode mode = MoveMode::Merged);
+// The squares a king on s can step or fly to without capturing (see above),
+// given the occupied squares.  Inline: the generator calls it per king of
+// every position it gathers and every un-move it ranks.
 inline Bitboard king_step_targets(const Rules& r, int s, Bitboard occupied) {
   if (r.king_range == KingRange::Short) return neighbours(s) & ~occupied;
   // A flying king: along an up ray (rising square numbers) the squares below
