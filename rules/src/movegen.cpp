@@ -36,12 +36,6 @@ inline int first_blocker(int s, Dir d, Bitboard occ) {
   return is_up(d) ? lsb(hits) : 31 - std::countl_zero(hits);
 }
 
-// Squares reachable by a quiet flying-king move from s along d.
-inline Bitboard flying_moves(int s, Dir d, Bitboard occ) {
-  const int b = first_blocker(s, d, occ);
-  return b < 0 ? ray(s, d) : (ray(s, d) & ~ray(b, d) & ~bit(b));
-}
-
 // Bitboard shifts of a set of men one step in each direction (see board.hpp
 // for the layout: on even rows up-left is +3 (not on file a), up-right +4; on
 // odd rows up-left is +4, up-right +5 (not on file h); down mirrors that).
@@ -420,11 +414,6 @@ inline Bitboard men_targets(const Position& p, Color c, Dir d) {
   return shift(p.men[idx(c)], d) & p.empty();
 }
 
-inline Bitboard king_targets(const Rules& r, int s, Dir d, Bitboard occ) {
-  return r.king_range == KingRange::Flying ? flying_moves(s, d, occ)
-                                           : (step(s, d) >= 0 ? bit(step(s, d)) & ~occ : 0);
-}
-
 void append_quiet_man_moves(const Position& p, MoveList& out) {
   const Color me = p.side_to_move;
   for (Dir d : forward_dirs(me)) {
@@ -522,7 +511,7 @@ void generate_moves(const Rules& r, const Position& p, MoveList& out, MoveMode m
   for (Bitboard b = p.kings[idx(me)]; b; b &= b - 1) {
     const int s = lsb(b);
     for (Dir d : kAll) {
-      Bitboard t = king_targets(r, s, d, occ);
+      Bitboard t = king_targets_along(r, s, d, occ);
       for (; t; t &= t - 1) {
         Move m;
         m.from = static_cast<std::uint8_t>(s);
@@ -542,15 +531,7 @@ std::uint64_t count_moves_with(const Rules& r, const Position& p, MoveMode mode,
   std::uint64_t n = 0;
   for (Dir d : forward_dirs(me)) n += popcount(men_targets(p, me, d));
   const Bitboard occ = p.occupied();
-  for (Bitboard b = p.kings[idx(me)]; b; b &= b - 1) {
-    const int s = lsb(b);
-    for (Dir d : kAll) {
-      if (r.king_range == KingRange::Flying)
-        n += popcount(flying_moves(s, d, occ));
-      else
-        n += step(s, d) >= 0 && !(occ & bit(step(s, d)));
-    }
-  }
+  for (Bitboard b = p.kings[idx(me)]; b; b &= b - 1) n += popcount(king_step_targets(r, lsb(b), occ));
   return n;
 }
 }  // namespace

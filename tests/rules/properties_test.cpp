@@ -213,11 +213,15 @@ RC_GTEST_PROP(MoveGen, KingStepTargetsAreTheKingsQuietMoves, ()) {
   const Bitboard occ = p.occupied();
   for (int s = 0; s < kNumSquares; ++s) {
     Bitboard want = 0;
-    for (Dir d : {UpLeft, UpRight, DownLeft, DownRight})
+    for (Dir d : {UpLeft, UpRight, DownLeft, DownRight}) {
+      Bitboard along = 0;
       for (int t = step(s, d); t >= 0 && !(occ & bit(t)); t = step(t, d)) {
-        want |= bit(t);
+        along |= bit(t);
         if (r.king_range == KingRange::Short) break;
       }
+      RC_ASSERT(king_targets_along(r, s, d, occ & ~bit(s)) == along);
+      want |= along;
+    }
     RC_ASSERT(king_step_targets(r, s, occ & ~bit(s)) == want);
   }
   if (has_capture(r, p)) return;

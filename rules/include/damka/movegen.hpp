@@ -63,23 +63,26 @@ void generate_capture_moves(const Rules& r, const Position& p, MoveList& out, Mo
 // has_capture costs where p has no capture.  Thread-safe.
 bool generate_capture_moves_if_any(const Rules& r, const Position& p, MoveList& out,
                                    MoveMode mode = MoveMode::Merged);
+// The squares a king on s can step or fly to along d without capturing,
+// given the occupied squares: the next square if empty (a short king); a
+// flying king's squares before the first piece on the ray (all of the ray
+// without one).  Branch-free for a flying king.  Thread-safe.
+inline Bitboard king_targets_along(const Rules& r, int s, Dir d, Bitboard occupied) {
+  if (r.king_range == KingRange::Short) return ray(s, d) & neighbours(s) & ~occupied;  // the next square
+  const Bitboard hits = ray(s, d) & occupied;
+  if (d == UpLeft || d == UpRight)  // rising square numbers: below the lowest piece
+    return ray(s, d) & ((hits & (0u - hits)) - 1);
+  // falling square numbers: above the highest piece
+  return ray(s, d) & static_cast<Bitboard>(~std::uint64_t{0} << (32 - std::countl_zero(hits)));
+}
 // The squares a king on s can step or fly to without capturing (see above),
-// given the occupied squares.  Inline: the generator calls it per king of
-// every position it gathers and every un-move it ranks.
+// given the occupied squares: king_targets_along over the four directions.
+// Inline: the generator calls it per king of every position it gathers and
+// every un-move it ranks.
 inline Bitboard king_step_targets(const Rules& r, int s, Bitboard occupied) {
   if (r.king_range == KingRange::Short) return neighbours(s) & ~occupied;
-  // A flying king: along an up ray (rising square numbers) the squares below
-  // its first piece, along a down ray those above its first piece (the
-  // highest); all of a ray without one.  Branch-free.
-  auto up = [&](Dir d) {
-    const Bitboard hits = ray(s, d) & occupied;
-    return ray(s, d) & ((hits & (0u - hits)) - 1);
-  };
-  auto down = [&](Dir d) {
-    const Bitboard hits = ray(s, d) & occupied;
-    return ray(s, d) & static_cast<Bitboard>(~std::uint64_t{0} << (32 - std::countl_zero(hits)));
-  };
-  return up(UpLeft) | up(UpRight) | down(DownLeft) | down(DownRight);
+  return king_targets_along(r, s, UpLeft, occupied) | king_targets_along(r, s, UpRight, occupied) |
+         king_targets_along(r, s, DownLeft, occupied) | king_targets_along(r, s, DownRight, occupied);
 }
 // The position after `m`; the side to move changes.
 Position apply(const Position& p, const Move& m);
