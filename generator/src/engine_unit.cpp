@@ -221,25 +221,29 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
   }
 }
 
+template <class F>
+void UnitSolver::walk_positions(const Unit& u, std::uint64_t first, std::uint64_t last, F&& f) const {
+  for (std::uint64_t l = first; l < last;) {
+    const std::uint64_t end = std::min(last, l < L_.K ? L_.K : 2 * L_.K);  // this part's
+    Position p = position(u, l);
+    KingWalk walk(p.men[0] | p.men[1], p.kings[0], p.kings[1]);
+    for (;;) {
+      f(l, p);
+      if (++l == end) break;
+      walk.next();
+      p.kings[0] = walk.white();
+      p.kings[1] = walk.black();
+    }
+    // The walk ends where the index does.
+    assert(p == position(u, end - 1));
+  }
+}
+
 template <bool Edges>
 void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                             MoveList& moves) const {
-  for (int part = 0; part < u.parts; ++part) {
-    Position p;
-    p.men[0] = u.wm[part];
-    p.men[1] = u.bm[part];
-    p.side_to_move = u.side[part];
-    const std::uint64_t first = part ? L_.K : 0;
-    KingWalk walk(L_.m.wk, L_.m.bk, p.men[0] | p.men[1]);
-    for (std::uint64_t k = 0; k < L_.K; ++k) {
-      if (k > 0) walk.next();
-      p.kings[0] = walk.white();
-      p.kings[1] = walk.black();
-      gather<Edges>(u, first + k, p, s, s.fwd, rd, next, moves);
-    }
-    // The walk ends where the index does (one unrank per part).
-    assert(p == position(u, first + L_.K - 1));
-  }
+  walk_positions(u, 0, u.parts * L_.K,
+                 [&](std::uint64_t l, const Position& p) { gather<Edges>(u, l, p, s, s.fwd, rd, next, moves); });
 }
 
 void UnitSolver::Scratch::resize(std::uint64_t n, int passes) {
@@ -655,16 +659,20 @@ void UnitSolver::solve_parallel(const Unit& u, Scratch& s, std::span<const std::
           BigVector<std::uint32_t>& fwd = s.fwd_chunks[static_cast<std::size_t>(c)];
           const std::uint64_t first = static_cast<std::uint64_t>(c) * chunk, last = std::min(n, first + chunk);
           fwd.reserve((last - first) * planned_edges_per_position(L_.m));
-          for (std::uint64_t at = first; at < last; ++at) gather<true>(u, at, position(u, at), s, fwd, rd, next, moves);
+          walk_positions(u, first, last,
+                         [&](std::uint64_t l, const Position& p) { gather<true>(u, l, p, s, fwd, rd, next, moves); });
         });
       }
     } else {
-#pragma omp for schedule(dynamic, 4096)
-      for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l) {
+      constexpr std::uint64_t kPart = 4096;  // positions a thread takes at a time
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t c = 0; c < static_cast<std::int64_t>((n + kPart - 1) / kPart); ++c) {
         guarded(failed, error, [&] {
           if (before_unit_) before_unit_();
-          const auto at = static_cast<std::uint64_t>(l);
-          gather<false>(u, at, position(u, at), s, s.fwd, rd, next, moves);
+          const std::uint64_t first = static_cast<std::uint64_t>(c) * kPart;
+          walk_positions(u, first, std::min(n, first + kPart), [&](std::uint64_t l, const Position& p) {
+            gather<false>(u, l, p, s, s.fwd, rd, next, moves);
+          });
         });
       }
     }

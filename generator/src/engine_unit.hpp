@@ -280,6 +280,11 @@ class UnitSolver {
   template <bool Edges>
   void gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, BigVector<std::uint32_t>& fwd,
               SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
+  // f(l, position(u, l)) for each l in [first, last) in order: the kings
+  // walked (KingWalk), one unrank per part entered (the one ordering of a
+  // unit's positions that gather_all and a team's chunks follow).
+  template <class F>
+  void walk_positions(const Unit& u, std::uint64_t first, std::uint64_t last, F&& f) const;
   // gather() of every position of u in order, walking the king placements.
   template <bool Edges>
   void gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
