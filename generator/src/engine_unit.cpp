@@ -580,22 +580,30 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t c
 
 void UnitSolver::record_stored(const Unit& u, const Scratch& s, LevelArrays& cur) const {
   if (cur.derived.empty()) return;
-  // One atomic AND per word: a word at a unit's edge may be shared with a
-  // unit another thread is solving.
+  // A word's 16 flags at a time (a loop the compiler turns into a compare
+  // and a mask of the vector's lanes).  A word at the edge of a part may be
+  // shared with a unit another thread is solving: an atomic AND there; the
+  // words within a part are this unit's alone (a plain AND: the atomic one
+  // per 16 positions was most of this function's 1% of a whole -n 6).
+  auto stored = [&](std::uint64_t from, int count) {  // bit j: s.flags[from + j] without a capture
+    std::uint16_t bits = 0;
+    for (int j = 0; j < count; ++j)
+      bits |= static_cast<std::uint16_t>((s.flags[from + static_cast<std::uint64_t>(j)] & kCaptureFlag) == 0) << j;
+    return bits;
+  };
+  auto clear = [&](std::uint64_t word, std::uint16_t bits) {  // a word at an edge
+    if (bits != 0) std::atomic_ref<std::uint16_t>(cur.derived[word]).fetch_and(static_cast<std::uint16_t>(~bits));
+  };
   for (int part = 0; part < u.parts; ++part) {
-    const std::uint64_t first = u.offset[part], local = part ? L_.K : 0;
-    std::uint64_t word = first / 16;
-    std::uint16_t keep = 0xFFFF;
-    for (std::uint64_t k = 0; k < L_.K; ++k) {
-      const std::uint64_t at = first + k;
-      if (at / 16 != word) {
-        if (keep != 0xFFFF) std::atomic_ref<std::uint16_t>(cur.derived[word]).fetch_and(keep);
-        word = at / 16;
-        keep = 0xFFFF;
-      }
-      if (!(s.flags[local + k] & kCaptureFlag)) keep &= static_cast<std::uint16_t>(~(1u << (at % 16)));
+    const std::uint64_t first = u.offset[part], last = first + L_.K, local = part ? L_.K : 0;
+    std::uint64_t at = first;
+    if (const auto head = static_cast<int>(std::min<std::uint64_t>(last - at, (16 - at % 16) % 16)); head > 0) {
+      clear(at / 16, static_cast<std::uint16_t>(stored(local, head) << (at % 16)));
+      at += static_cast<std::uint64_t>(head);
     }
-    if (keep != 0xFFFF) std::atomic_ref<std::uint16_t>(cur.derived[word]).fetch_and(keep);
+    for (; at + 16 <= last; at += 16)
+      cur.derived[at / 16] &= static_cast<std::uint16_t>(~stored(local + (at - first), 16));
+    if (at < last) clear(at / 16, stored(local + (at - first), static_cast<int>(last - at)));
   }
 }
 
