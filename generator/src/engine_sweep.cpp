@@ -27,7 +27,6 @@
 #include <bit>
 #include <cassert>
 
-#include "damka/king_walk.hpp"
 #include "engine_unit.hpp"
 
 namespace damka::engine_detail {
@@ -71,27 +70,12 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
   const int parts = split ? split->parts() : 1, part = split ? split->part() : 0;
   auto owner = [&](std::uint64_t l) { return static_cast<int>(l / kSweepChunk % static_cast<std::uint64_t>(parts)); };
   auto mine = [&](std::int64_t c) { return parts == 1 || c % parts == part; };
-  // f(l, p) for the positions of chunk c in order: a king walk, with an
-  // unrank where the chunk starts and where the second part does.
+  // f(l, p) for the positions of chunk c in order (walk_positions: a king
+  // walk, with an unrank where the chunk starts and where the second part
+  // does).
   auto for_chunk = [&](std::int64_t c, auto&& f) {
     const auto [first, last] = chunk_range(c);
-    Position p;
-    KingWalk walk(0, 0, 0);
-    for (std::uint64_t l = first; l < last; ++l) {
-      if (l == first || l == L_.K) {
-        p = position(u, l);
-        walk = KingWalk(p.men[0] | p.men[1], p.kings[0], p.kings[1]);
-      } else {
-        walk.next();
-        p.kings[0] = walk.white();
-        p.kings[1] = walk.black();
-      }
-      f(l, p);
-    }
-    // The walk ends where the index does (checked once a chunk: asserts
-    // are kept in the shipped build, and one per position was a fifth of a
-    // kings-only build's instructions).
-    assert(p == position(u, last - 1));
+    walk_positions(u, first, last, f);
   };
 
   // A split's entries for other processes (position * 2 + 1 when it moves

@@ -24,7 +24,6 @@
 #include <new>
 
 #include "damka/capture_stream.hpp"
-#include "damka/king_walk.hpp"
 
 namespace damka::engine_detail {
 namespace {
@@ -218,24 +217,6 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
   for (int i = 0; i < np; ++i) {
     s.win_exit[i][l] = ex.win[i];
     s.loss_exit[i][l] = ex.loss[i];
-  }
-}
-
-template <class F>
-void UnitSolver::walk_positions(const Unit& u, std::uint64_t first, std::uint64_t last, F&& f) const {
-  for (std::uint64_t l = first; l < last;) {
-    const std::uint64_t end = std::min(last, l < L_.K ? L_.K : 2 * L_.K);  // this part's
-    Position p = position(u, l);
-    KingWalk walk(p.men[0] | p.men[1], p.kings[0], p.kings[1]);
-    for (;;) {
-      f(l, p);
-      if (++l == end) break;
-      walk.next();
-      p.kings[0] = walk.white();
-      p.kings[1] = walk.black();
-    }
-    // The walk ends where the index does.
-    assert(p == position(u, end - 1));
   }
 }
 

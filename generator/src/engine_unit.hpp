@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "damka/huge_pages.hpp"
+#include "damka/king_walk.hpp"
 #include "damka/movegen.hpp"
 #include "engine_layout.hpp"
 
@@ -332,6 +333,26 @@ inline void UnitSolver::for_each_king_step_index(Bitboard movers, Bitboard fixed
     const Bitboard rest = movers ^ bit(s);
     const MaterialIndex::OneKingMore ranks(L_.index, movers_white, turn ? rotate180(rest) : rest, fixed, men);
     for (Bitboard t = turn ? rotate180(targets) : targets; t; t &= t - 1) f(base + ranks.rank(lsb(t)));
+  }
+}
+
+template <class F>
+inline void UnitSolver::walk_positions(const Unit& u, std::uint64_t first, std::uint64_t last, F&& f) const {
+  for (std::uint64_t l = first; l < last;) {
+    const std::uint64_t end = std::min(last, l < L_.K ? L_.K : 2 * L_.K);  // this part's
+    Position p = position(u, l);
+    KingWalk walk(p.men[0] | p.men[1], p.kings[0], p.kings[1]);
+    for (;;) {
+      f(l, p);
+      if (++l == end) break;
+      walk.next();
+      p.kings[0] = walk.white();
+      p.kings[1] = walk.black();
+    }
+    // The walk ends where the index does (checked once a run, not once a
+    // position: asserts are kept in the shipped build, and one per position
+    // was a fifth of a kings-only build's instructions).
+    assert(p == position(u, end - 1));
   }
 }
 
