@@ -163,7 +163,7 @@ void UnitSolver::note_exit(const std::uint16_t* code, std::uint8_t kind, Exits& 
 template <bool Edges>
 void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s,
                         BigVector<std::uint32_t>& fwd, SuccessorReader& rd, const LevelArrays* next,
-                        MoveList& moves) const {
+                        MoveList& moves, std::uint32_t* counts) const {
   const int part = l >= L_.K ? 1 : 0;
   const int np = passes_.size();
   std::uint8_t in = 0;
@@ -203,6 +203,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
       for_each_king_step_index(p.kings[mover], fixed, occ, u.wm[to_part] | u.bm[to_part], L_.sym,
                                !L_.sym && mover == 0, to_part ? L_.K : 0, [&](std::uint64_t lt) {
                                  fwd.push_back(static_cast<std::uint32_t>(lt));
+                                 if (counts) ++counts[lt];
                                  ++in;
                                });
     } else {
@@ -223,8 +224,15 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
 template <bool Edges>
 void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                             MoveList& moves) const {
-  walk_positions(u, 0, u.parts * L_.K,
-                 [&](std::uint64_t l, const Position& p) { gather<Edges>(u, l, p, s, s.fwd, rd, next, moves); });
+  const std::uint64_t n = u.parts * L_.K;
+  std::uint32_t* counts = nullptr;
+  if constexpr (Edges) {
+    s.rev_off.assign(n + 1, 0);
+    counts = s.rev_off.data();
+  }
+  walk_positions(u, 0, n, [&](std::uint64_t l, const Position& p) {
+    gather<Edges>(u, l, p, s, s.fwd, rd, next, moves, counts);
+  });
 }
 
 void UnitSolver::Scratch::resize(std::uint64_t n, int passes) {
@@ -410,7 +418,9 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
     const std::uint16_t value = (win ? Value::win(static_cast<int>(d)) : Value::loss(static_cast<int>(d))).encode();
     if (!O::claim(code_at(l), value)) return;
     const auto next = static_cast<std::uint16_t>(d + 1);
-    auto visit = [&](std::uint64_t lp) {
+    // Always inlined: as a call (GCC left it one) each visit reloaded the
+    // captured arrays through the closure; the call was ~11% of the pass.
+    auto visit = [&](std::uint64_t lp) __attribute__((always_inline)) {
       // A capture position has no quiet moves, so no edge comes from one:
       // only un-moves (no graph) reach them (not asserted: the load is the
       // cost saved).
@@ -503,7 +513,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   if (unresolved) inconsistent_ = true;
 }
 
-void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk, int threads) {
+void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk, int threads, bool counted) {
   // Position p's targets: fwd_of(p)[begin_of(p) .. fwd_off[p + 1]).
   auto fwd_of = [&](std::uint64_t p) -> const BigVector<std::uint32_t>& {
     return chunk == 0 ? s.fwd : s.fwd_chunks[p / chunk];
@@ -534,17 +544,19 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t c
   // no cursor array beside it (a fresh one of 4 bytes a position per unit
   // was about a fifth of this function's samples in a 7-piece run, the
   // kernel zeroing its pages; the run's time did not measurably change).
-  s.rev_off.assign(n + 1, 0);
-  each_range([&](std::uint64_t lo, std::uint64_t hi) {
-    auto of = [&](const BigVector<std::uint32_t>& edges) {
-      for (std::uint32_t q : edges)
-        if (q >= lo && q < hi) ++s.rev_off[q];
-    };
-    if (chunk == 0)
-      of(s.fwd);
-    else
-      for (const auto& c : s.fwd_chunks) of(c);
-  });
+  if (!counted) {
+    s.rev_off.assign(n + 1, 0);
+    each_range([&](std::uint64_t lo, std::uint64_t hi) {
+      auto of = [&](const BigVector<std::uint32_t>& edges) {
+        for (std::uint32_t q : edges)
+          if (q >= lo && q < hi) ++s.rev_off[q];
+      };
+      if (chunk == 0)
+        of(s.fwd);
+      else
+        for (const auto& c : s.fwd_chunks) of(c);
+    });
+  }
   for (std::uint64_t l = 1; l < n; ++l) s.rev_off[l] += s.rev_off[l - 1];
   if (n > 0) s.rev_off[n] = s.rev_off[n - 1];
   s.rev.resize(s.rev_off[n]);
@@ -606,9 +618,9 @@ void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, co
   // offsets each time was wasted).
   s.fwd_off.resize(n + 1);
   s.fwd_off[0] = 0;
-  gather_all<true>(u, s, rd, next, moves);
+  gather_all<true>(u, s, rd, next, moves);  // counts each target's edges in s.rev_off
   record_stored(u, s, cur);
-  build_predecessors(s, n, 0, 1);
+  build_predecessors(s, n, 0, 1, /*counted=*/true);
   for (int i = 0; i < passes_.size(); ++i) propagate<false, true>(u, s, cur, i, 1);
 }
 

@@ -277,16 +277,19 @@ class UnitSolver {
   // Adds an exit of `kind` (ExitKind bits) whose value is code[i] per pass.
   void note_exit(const std::uint16_t* code, std::uint8_t kind, Exits& ex) const;
   // p: position(u, l).
-  // Edges go to `fwd` (s.fwd, or a team's chunk), fwd_off[l + 1] = fwd.size().
+  // Edges go to `fwd` (s.fwd, or a team's chunk), fwd_off[l + 1] = fwd.size();
+  // with `counts` (one thread's unit: s.rev_off, zeroed), ++counts[t] for
+  // each edge to t (build_predecessors' counting pass, done here).
   template <bool Edges>
   void gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, BigVector<std::uint32_t>& fwd,
-              SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
+              SuccessorReader& rd, const LevelArrays* next, MoveList& moves, std::uint32_t* counts = nullptr) const;
   // f(l, position(u, l)) for each l in [first, last) in order: the kings
   // walked (KingWalk), one unrank per part entered (the one ordering of a
   // unit's positions that gather_all and a team's chunks follow).
   template <class F>
   void walk_positions(const Unit& u, std::uint64_t first, std::uint64_t last, F&& f) const;
-  // gather() of every position of u in order, walking the king placements.
+  // gather() of every position of u in order, walking the king placements;
+  // with edges, into s.fwd, each target counted in s.rev_off (zeroed here).
   template <bool Edges>
   void gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next, MoveList& moves) const;
   template <bool Par, bool Edges>
@@ -294,7 +297,9 @@ class UnitSolver {
   // Predecessor lists (rev, rev_off) from the forward edges: s.fwd when
   // chunk == 0, else s.fwd_chunks of `chunk` positions each.  By `threads`
   // threads (an OpenMP team of its own); the lists do not depend on them.
-  static void build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk, int threads);
+  // `counted`: s.rev_off[0, n) already holds each target's count of edges
+  // (gather_all<true> counts them as it gathers).
+  static void build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk, int threads, bool counted = false);
   // Clears cur.derived's bits of u's stored positions (after gather).
   void record_stored(const Unit& u, const Scratch& s, LevelArrays& cur) const;
 
