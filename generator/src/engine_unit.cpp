@@ -104,6 +104,7 @@ void UnitSolver::man_steps(const Unit& u, ManSteps& out, MoveList& moves) const 
     for (const Move& mv : moves) {
       ManSteps::Step st;
       st.to = bit(mv.to);
+      st.between = (bit(std::max(mv.from, mv.to)) - 1) & ~((bit(std::min(mv.from, mv.to)) << 1) - 1);
       st.move = mv;
       if (!mv.promotes) {
         Position q = apply(p, mv);
@@ -178,6 +179,10 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
     const Bitboard kings = p.kings[0] | p.kings[1];
     const bool flip = s.man_steps.flip[part];
     const Bitboard k0 = flip ? rotate180(p.kings[1]) : p.kings[0], k1 = flip ? rotate180(p.kings[0]) : p.kings[1];
+    // The kings' rank among this part's men as the level above turns them:
+    // l's own (unturned), else ranked once at the first step that needs it.
+    constexpr std::uint64_t kNotYet = ~std::uint64_t{0};
+    std::uint64_t own = flip ? kNotYet : l - (part ? L_.K : 0);
     bool won = false;  // won_in_one(ex): the other exits are not read
     for (const ManSteps::Step& st : s.man_steps.steps[part]) {
       if (st.to & kings) continue;
@@ -187,7 +192,16 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
         add_exit(p, st.move, ex, rd);
       } else {
         assert(next != nullptr);
-        add_man_exit(st.offset + L_.index.rank_kings(k0, k1, st.men_after), ex, *next);
+        // A step with no king between its squares leaves every king's place
+        // among the free squares, so their rank (Step::between).
+        std::uint64_t rank;
+        if (kings & st.between) {
+          rank = L_.index.rank_kings(k0, k1, st.men_after);
+        } else {
+          if (own == kNotYet) own = L_.index.rank_kings(k0, k1, rotate180(p.men[0] | p.men[1]));
+          rank = own;
+        }
+        add_man_exit(st.offset + rank, ex, *next);
       }
       won = won_in_one(ex);
     }

@@ -89,6 +89,11 @@ class UnitSolver {
     struct Step {
       Bitboard to = 0;            // the target square
       Bitboard men_after = 0;     // the men after it, as the level above ranks them
+      // The squares strictly between the step's two (by number, as on the
+      // board: turning it keeps them between).  With no king there, the
+      // kings' rank among men_after is theirs among the men before
+      // (MaterialIndex::rank_kings): no ranking (gather).
+      Bitboard between = 0;
       std::uint64_t offset = 0;   // where those men's K values start in the level above
       Move move;                  // the move (a promotion's value is read from the tables)
     };
