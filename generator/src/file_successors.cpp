@@ -32,7 +32,7 @@ Material material_of_fresh(const Position& q) {
 
 // Stored entries through the source's block cache (format's CachedTable,
 // shared by its readers); values through the oracle.
-class FileReader : public SuccessorReader {
+class FileReader : public FileSuccessorReader {
  public:
   FileReader(const FileSuccessors& source, const std::vector<FileSuccessors::Entry>& entries, const Rules& rules,
              Metric metric)
@@ -72,6 +72,15 @@ class FileReader : public SuccessorReader {
     else
       *r = Resolved(q, v.encode());
     return v.encode();
+  }
+
+  std::uint16_t stored_code(const Material& m, const Position& p, std::uint64_t slot) override {
+    const FileSuccessors::Entry* e = entry_of(m);
+    // What code(p) would come to: the oracle looks a stored position up,
+    // as stored() does (the lookup's Ask::Value).
+    if (e == nullptr || e->resident || !e->file->header().stores_slot(slot)) return code(p);
+    Value v;
+    return stored_at(*e, slot, Ask::Value, v) == Read::Ok ? v.encode() : 0;
   }
 
  private:
@@ -130,7 +139,11 @@ class FileReader : public SuccessorReader {
     }
     const FileSuccessors::Entry& e = entries_[last_];
     assert(!e.resident);
-    const std::uint64_t slot = locate_slot(e.index, q);
+    return stored_at(e, locate_slot(e.index, q), ask, out);
+  }
+
+  // stored() of the position at `slot` of e's material.
+  Read stored_at(const FileSuccessors::Entry& e, std::uint64_t slot, Ask ask, Value& out) {
     std::uint16_t code = 0;
     if (!e.wdl) {
       if (Read r = entry(*e.file, slot, code); r != Read::Ok) return r;
@@ -246,7 +259,9 @@ Expected<std::unique_ptr<FileSuccessors>> FileSuccessors::open(const Rules& rule
   return fs;
 }
 
-std::unique_ptr<SuccessorReader> FileSuccessors::reader() const {
+std::unique_ptr<SuccessorReader> FileSuccessors::reader() const { return file_reader(); }
+
+std::unique_ptr<FileSuccessorReader> FileSuccessors::file_reader() const {
   return std::make_unique<FileReader>(*this, entries_, *rules_, metric_);
 }
 

@@ -17,6 +17,19 @@
 
 namespace damka {
 
+// A reader of a FileSuccessors (its reader() and file_reader() give one).
+class FileSuccessorReader : public SuccessorReader {
+ public:
+  // code(p) for p, the position at `slot` of canonical material m's table
+  // (as position_at gives it), whose side to move has no capture (the
+  // caller checked: load_resident).  Where m's files store p's side to
+  // move, its entries are read by slot: no ranking of p, no capture
+  // generation, no resolved-position cache (about a third of code()'s cost
+  // for such a position); else (a one-side distance file's other side, a
+  // resident material) code(p).  Errors as code()'s.
+  virtual std::uint16_t stored_code(const Material& m, const Position& p, std::uint64_t slot) = 0;
+};
+
 class FileSuccessors : public SuccessorSource {
  public:
   // Opens `metric`'s file (DTW or DTC: and the WDL file, which says which
@@ -37,6 +50,8 @@ class FileSuccessors : public SuccessorSource {
                                                         const ResidentTables* resident = nullptr,
                                                         Env& env = default_env());
   std::unique_ptr<SuccessorReader> reader() const override;
+  // reader(), with its reads by slot (FileSuccessorReader).  Thread-safe.
+  std::unique_ptr<FileSuccessorReader> file_reader() const;
   std::uint64_t reader_bytes() const override { return cache_bytes_; }
 
   struct Entry {

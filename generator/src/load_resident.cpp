@@ -42,9 +42,9 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
   if (progress) progress(0, n);
 #pragma omp parallel num_threads(threads)
   {
-    std::unique_ptr<SuccessorReader> reader;
+    std::unique_ptr<FileSuccessorReader> reader;
     try {  // an exception must not leave a parallel region
-      reader = (*source)->reader();
+      reader = (*source)->file_reader();
     } catch (const std::exception& e) {
 #pragma omp critical(damka_load_resident)
       if (!failed.exchange(true)) error = e.what();
@@ -58,9 +58,10 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
       try {
         SlotCursor slots(index);
         for (std::uint64_t slot = first; slot < last && why.empty(); ++slot) {
-          // A capture position waits for its first reader (kLazyCode).
+          // A capture position waits for its first reader (kLazyCode); the
+          // others are read by slot.
           const Position& p = slots.at(slot);
-          (*codes)[slot] = has_capture(rules, p) ? kLazyCode : reader->code(p);
+          (*codes)[slot] = has_capture(rules, p) ? kLazyCode : reader->stored_code(canonical, p, slot);
           if (!reader->error().empty()) {
             why = reader->error();
             why_code = reader->error_code();

@@ -79,5 +79,40 @@ TEST(LazyResident, CapturePositionsAreResolvedWhenFirstRead) {
   }
 }
 
+// load_resident reads a position that is not a capture position by its
+// slot (FileSuccessorReader::stored_code), not through the oracle; the codes
+// are the oracle's all the same: every slot of every 4-piece material, in
+// each metric, from files storing both sides to move and one side only
+// (whose other side stored_code leaves to the oracle's search).
+TEST(LazyResident, PositionsReadBySlotAreTheOraclesValues) {
+  const Rules& r = rules_of(Variant::Russian);
+  for (bool one_side : {false, true}) {
+    SCOPED_TRACE(one_side ? "one side" : "both sides");
+    TempDir dir;
+    GenerateOptions o = test::options(dir.path, 4, 2);
+    o.one_side = one_side;
+    ASSERT_TRUE(generate(r, o).ok());
+    std::uint64_t checked = 0;
+    for (Metric metric : {Metric::WDL, Metric::DTW, Metric::DTC}) {
+      for (const Material& m : build_order(4)) {
+        auto codes = load_resident(r, dir.path, m, metric, nullptr, 2, default_env());
+        ASSERT_TRUE(codes.ok()) << m.name() << ": " << codes.message();
+        auto files = FileSuccessors::open(r, dir.path, {m}, metric, 1 << 20, 1, nullptr);
+        ASSERT_TRUE(files.ok()) << files.message();
+        auto reader = (*files)->reader();
+        const MaterialIndex index(m);
+        SlotCursor slots(index);
+        for (std::uint64_t s = 0; s < (*codes)->size(); ++s) {
+          if ((**codes)[s] == kLazyCode) continue;
+          ASSERT_EQ((**codes)[s], reader->code(slots.at(s))) << m.name() << " slot " << s;
+          ++checked;
+        }
+        EXPECT_TRUE(reader->error().empty()) << reader->error();
+      }
+    }
+    EXPECT_GT(checked, 1000000u);
+  }
+}
+
 }  // namespace
 }  // namespace damka
