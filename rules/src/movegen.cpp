@@ -478,26 +478,28 @@ bool has_capture(const Rules& r, const Position& p) {
   const Color me = p.side_to_move;
   const Bitboard opp = p.pieces(opposite(me));
   const Bitboard empty = p.empty();
-  // Men: a short jump needs an opponent next to the man and an empty square behind.
+  // The pieces a jump along each direction could take, and the squares from
+  // which a short jump up or down takes one, as generate_captures_as finds
+  // its capturers: each direction spelt out (shift() of a direction known at
+  // compile time has no branch; a loop over the directions made each shift
+  // a switch, most of this function's cost).
+  const std::array<Bitboard, kNumDirs> along = {victims_along(opp, empty, UpLeft), victims_along(opp, empty, UpRight),
+                                                victims_along(opp, empty, DownLeft),
+                                                victims_along(opp, empty, DownRight)};
+  const Bitboard up = shift(along[UpLeft], DownRight) | shift(along[UpRight], DownLeft);
+  const Bitboard down = shift(along[DownLeft], UpRight) | shift(along[DownRight], UpLeft);
   const Bitboard men = p.men[idx(me)];
-  for (Dir d : r.men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me))
-    if (shift(shift(men, d) & opp, d) & empty) return true;
+  if (men & (r.men_capture_backward ? (up | down) : me == Color::White ? up : down)) return true;
   const Bitboard kings = p.kings[idx(me)];
   if (!kings) return false;
-  if (r.king_range == KingRange::Short) {
-    for (Dir d : kAll)
-      if (shift(shift(kings, d) & opp, d) & empty) return true;
-    return false;
-  }
+  if (r.king_range == KingRange::Short) return (kings & (up | down)) != 0;
   const Bitboard occ = p.occupied();
-  for (Dir d : kAll) {
-    const Bitboard victims = victims_along(opp, empty, d);
-    if (!victims) continue;
-    for (Bitboard b = kings; b; b &= b - 1) {
-      const int s = lsb(b);
-      if (!(ray(s, d) & victims)) continue;  // nothing to take along d: no blocker to look for
+  for (Bitboard b = kings; b; b &= b - 1) {
+    const int s = lsb(b);
+    for (Dir d : kAll) {
+      if (!(ray(s, d) & along[d])) continue;  // nothing to take along d: no blocker to look for
       const int v = first_blocker(s, d, occ);
-      if (v >= 0 && (victims & bit(v))) return true;
+      if (v >= 0 && (along[d] & bit(v))) return true;
     }
   }
   return false;
