@@ -24,9 +24,9 @@ class FileSuccessorReader : public SuccessorReader {
   // (as position_at gives it), whose side to move has no capture (the
   // caller checked: load_resident).  Where m's files store p's side to
   // move, its entries are read by slot: no ranking of p, no capture
-  // generation, no resolved-position cache (about a third of code()'s cost
-  // for such a position); else (a one-side distance file's other side, a
-  // resident material) code(p).  Errors as code()'s.
+  // generation, no resolved-position cache (about a third of code()'s
+  // instructions for such a position); else (a one-side distance file's
+  // other side, a resident material) code(p).  Errors as code()'s.
   virtual std::uint16_t stored_code(const Material& m, const Position& p, std::uint64_t slot) = 0;
 };
 
