@@ -112,12 +112,17 @@ constexpr CaptureShape capture_shape(const Rules& r) {
 // per distinct shape of the variant table, so that a variant's search tests
 // no rule it does not have: Russian, Brazilian/Filipino/Mozambique, Thai,
 // English), or from the Rules at run time (a Rules value not in the table).
+// The run-time search takes no short cut that its rules allow
+// (CaptureSearch::landing_dirs): the property tests hold the fixed searches
+// to it.
 template <CaptureShape S>
 struct FixedShape {
+  static constexpr bool kShortCuts = true;
   explicit constexpr FixedShape(const Rules&) {}
   static constexpr CaptureShape get() { return S; }
 };
 struct RuntimeShape {
+  static constexpr bool kShortCuts = false;
   explicit constexpr RuntimeShape(const Rules& r) : s(capture_shape(r)) {}
   constexpr CaptureShape get() const { return s; }
   CaptureShape s;
@@ -190,12 +195,32 @@ class CaptureSearch {
     return k_.get().men_capture_backward ? std::span<const Dir>(kAll) : forward_dirs(me_);
   }
 
+  // Bit d if a flying king on s has a jump along d.
+  static unsigned flying_dir(int s, Dir d, const Victims& v) {
+    return static_cast<unsigned>(((std::uint64_t{v.along[d]} << 1) >> blocker_plus_one(s, d, v.occ)) & 1) << d;
+  }
   // The directions (bit d) in which a flying king on s has a jump.
   static unsigned flying_dirs(int s, const Victims& v) {
-    unsigned dirs = 0;
-    for (Dir d : kAll)
-      dirs |= static_cast<unsigned>(((std::uint64_t{v.along[d]} << 1) >> blocker_plus_one(s, d, v.occ)) & 1) << d;
-    return dirs;
+    return flying_dir(s, UpLeft, v) | flying_dir(s, UpRight, v) | flying_dir(s, DownLeft, v) |
+           flying_dir(s, DownRight, v);
+  }
+  // flying_dirs() of each landing lands[0..n) of a jump along d, whose last
+  // landing is followed by square `after` (occupied; -1: the board's edge).
+  // Under the Turkish strike the victim stays on the board, so from every
+  // landing the first piece back along d is the victim (taken: no jump) and
+  // the first piece on along d is `after`: only the two crossing directions
+  // are looked up per landing.
+  void landing_dirs(Dir d, const int* lands, int n, int after, const Victims& v, unsigned* further) const {
+    if (!Shape::kShortCuts || k_.get().removal != Removal::AtEnd) {
+      for (int i = 0; i < n; ++i) further[i] = flying_dirs(lands[i], v);
+      return;
+    }
+    const unsigned on = after >= 0 ? ((v.along[d] >> after) & 1u) << d : 0u;
+    if (d == UpLeft || d == DownRight) {
+      for (int i = 0; i < n; ++i) further[i] = on | flying_dir(lands[i], UpRight, v) | flying_dir(lands[i], DownLeft, v);
+    } else {
+      for (int i = 0; i < n; ++i) further[i] = on | flying_dir(lands[i], UpLeft, v) | flying_dir(lands[i], DownRight, v);
+    }
   }
   // The directions in which a man or a short king on s has a jump.
   unsigned short_dirs(int s, bool king, Bitboard taken) const {
@@ -287,13 +312,11 @@ class CaptureSearch {
         int lands[8];
         unsigned further[8];
         int n = 0;
+        int l = land;
+        for (; l >= 0 && !(v.occ & bit(l)); l = step(l, d)) lands[n++] = l;
+        landing_dirs(d, lands, n, l, v, further);
         unsigned some_continue = 0;
-        for (int l = land; l >= 0 && !(v.occ & bit(l)); l = step(l, d)) {
-          lands[n] = l;
-          further[n] = flying_dirs(l, v);
-          some_continue |= further[n];
-          ++n;
-        }
+        for (int i = 0; i < n; ++i) some_continue |= further[i];
         for (int i = 0; i < n; ++i) {
           if (Stream && stopped_) return;
           if (k_.get().king_must_land_to_continue && some_continue && further[i] == 0) continue;
