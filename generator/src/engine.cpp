@@ -264,61 +264,92 @@ void count(SideCounts& c, std::uint16_t primary, std::uint16_t dtc) {
 
 // Moves a finished level's values to the store, coalescing consecutive
 // configurations (contiguous both in the level and in slot order).  Counts
-// the true values first and copies the primary pass's to `resolved` (slot
-// order; null: not kept); then, when the level has a derived bitmap, every
-// pass's code of a derived position becomes kDontCareCode (the level is no
-// longer read).
+// the true values and copies the primary pass's to `resolved` (slot order;
+// null: not kept); in the store, every pass's code of a derived position
+// (the level's derived bitmap) is kDontCareCode.  With the store in memory,
+// one pass over the level: the runs cut into pieces that the threads share,
+// each piece counted, copied and marked while it is in the cache (a count
+// pass, a copy to `resolved`, a marking pass and a copy to the store, each
+// over the whole level, read it four times).
 Status flush_level(const Layout& L, LevelArrays& lv, const PassList& passes, SlotStore& store, BuildStats& stats,
                    int threads, std::uint16_t* resolved) {
   const std::vector<std::uint64_t>& configs = L.levels[lv.p];
   const std::uint64_t N = L.index.size();
   const std::uint64_t per_side = configs.size() * L.K;
   const int P = passes.size();
-  // Every thread counts a share (sums and maxima: the order does not matter).
-  for (int side = 0; side < L.sides; ++side) {
-    SideCounts& total = stats.side[side];
-    const auto lo = static_cast<std::int64_t>(side * per_side), hi = static_cast<std::int64_t>((side + 1) * per_side);
-#pragma omp parallel num_threads(threads)
-    {
-      SideCounts mine;
-#pragma omp for schedule(static) nowait
-      for (std::int64_t j = lo; j < hi; ++j) {
-        assert(lv.codes[0][j] != kUnset);
-        count(mine, lv.codes[0][j], passes.dtc >= 0 ? lv.codes[passes.dtc][j] : 0);
-      }
-#pragma omp critical(damka_flush_count)
-      {
-        total.wins += mine.wins;
-        total.draws += mine.draws;
-        total.losses += mine.losses;
-        total.longest_win = std::max(total.longest_win, mine.longest_win);
-        total.longest_win_dtc = std::max(total.longest_win_dtc, mine.longest_win_dtc);
-      }
-    }
-  }
   // Runs of consecutive configurations (contiguous both in the level and in
-  // slot order): a copy each.
+  // slot order), cut into pieces of at most kPiece values (a piece of each
+  // pass stays in the cache while it is counted, copied and marked).
   struct Run {
     std::uint64_t slot, at, n;
+    int side;
   };
-  std::vector<Run> runs;
+  constexpr std::uint64_t kPiece = std::uint64_t{1} << 14;
+  std::vector<Run> runs, pieces;
   for (int side = 0; side < L.sides; ++side) {
     for (std::size_t i = 0; i < configs.size();) {
       std::size_t j = i + 1;
       while (j < configs.size() && configs[j] == configs[j - 1] + 1) ++j;
-      runs.push_back(Run{side * N + configs[i] * L.K, L.level_offset(side, configs[i]), (j - i) * L.K});
+      const Run run{side * N + configs[i] * L.K, L.level_offset(side, configs[i]), (j - i) * L.K, side};
+      runs.push_back(run);
+      for (std::uint64_t d = 0; d < run.n; d += kPiece)
+        pieces.push_back(Run{run.slot + d, run.at + d, std::min(kPiece, run.n - d), side});
       i = j;
     }
   }
-  // The primary pass's true values, before derived positions lose theirs.
-  if (resolved != nullptr) {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (std::int64_t r = 0; r < static_cast<std::int64_t>(runs.size()); ++r) {
-      const Run& run = runs[static_cast<std::size_t>(r)];
-      std::copy(lv.codes[0].data() + run.at, lv.codes[0].data() + run.at + run.n, resolved + run.slot);
+  const auto np = static_cast<std::int64_t>(pieces.size());
+  std::uint16_t* mem[kMaxPasses] = {};
+  for (int k = 0; k < P; ++k) mem[k] = store.memory(k);
+  const bool in_memory = mem[0] != nullptr;
+  const std::uint16_t* const derived = lv.derived.empty() ? nullptr : lv.derived.data();
+  // Every thread counts a share (sums and maxima: the order does not matter).
+#pragma omp parallel num_threads(threads)
+  {
+    SideCounts mine[2];
+#pragma omp for schedule(dynamic, 1) nowait
+    for (std::int64_t r = 0; r < np; ++r) {
+      const Run& run = pieces[static_cast<std::size_t>(r)];
+      const std::uint16_t* const primary = lv.codes[0].data() + run.at;
+      const std::uint16_t* const dtc = passes.dtc >= 0 ? lv.codes[passes.dtc].data() + run.at : nullptr;
+      SideCounts& c = mine[run.side];
+      for (std::uint64_t j = 0; j < run.n; ++j) {
+        assert(primary[j] != kUnset);
+        count(c, primary[j], dtc != nullptr ? dtc[j] : 0);
+      }
+      // The primary pass's true values, before derived positions lose theirs.
+      if (resolved != nullptr) std::copy(primary, primary + run.n, resolved + run.slot);
+      if (!in_memory) continue;
+      for (int k = 0; k < P; ++k) {
+        const std::uint16_t* const from = lv.codes[k].data() + run.at;
+        std::copy(from, from + run.n, mem[k] + run.slot);
+      }
+      if (derived == nullptr) continue;
+      // The piece's derived positions (bits at + j of the level's bitmap).
+      const std::uint64_t end = run.at + run.n;
+      for (std::uint64_t w = run.at / 16; w * 16 < end; ++w) {
+        std::uint32_t bits = derived[w];
+        if (w * 16 < run.at) bits &= ~0u << (run.at - w * 16);
+        for (; bits != 0; bits &= bits - 1) {
+          const std::uint64_t j = w * 16 + static_cast<std::uint64_t>(std::countr_zero(bits));
+          if (j >= end) break;
+          for (int k = 0; k < P; ++k) mem[k][run.slot + (j - run.at)] = kDontCareCode;
+        }
+      }
+    }
+#pragma omp critical(damka_flush_count)
+    for (int side = 0; side < L.sides; ++side) {
+      SideCounts& total = stats.side[side];
+      total.wins += mine[side].wins;
+      total.draws += mine[side].draws;
+      total.losses += mine[side].losses;
+      total.longest_win = std::max(total.longest_win, mine[side].longest_win);
+      total.longest_win_dtc = std::max(total.longest_win_dtc, mine[side].longest_win_dtc);
     }
   }
-  if (!lv.derived.empty()) {
+  if (in_memory) return {};
+  // The store on disk: the level's derived positions marked in its arrays
+  // (the level is no longer read), then a write per run.
+  if (derived != nullptr) {
     const std::uint64_t used = L.sides * per_side;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::int64_t w = 0; w < static_cast<std::int64_t>(lv.derived.size()); ++w)
@@ -327,17 +358,6 @@ Status flush_level(const Layout& L, LevelArrays& lv, const PassList& passes, Slo
         if (j >= used) break;
         for (int k = 0; k < P; ++k) lv.codes[k][j] = kDontCareCode;
       }
-  }
-  if (store.memory(0) != nullptr) {
-    std::uint16_t* mem[kMaxPasses] = {};
-    for (int k = 0; k < P; ++k) mem[k] = store.memory(k);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (std::int64_t r = 0; r < static_cast<std::int64_t>(runs.size()); ++r) {
-      const Run& run = runs[static_cast<std::size_t>(r)];
-      for (int k = 0; k < P; ++k)
-        std::copy(lv.codes[k].data() + run.at, lv.codes[k].data() + run.at + run.n, mem[k] + run.slot);
-    }
-    return {};
   }
   for (const Run& run : runs)
     for (int k = 0; k < P; ++k)
