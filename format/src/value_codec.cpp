@@ -76,6 +76,15 @@ bool decode_block(ValueEncoding e, std::span<const unsigned char> raw, std::uint
   return top <= max_code;
 }
 
+// Eight codes at a time in a 16-byte vector (SSE2 or NEON, through the
+// compiler's vector extension): a group without a don't-care code is left
+// as it is; in the others each don't-care lane takes the lane 1, then 2,
+// then 4 before it (the value before the group where it looks past the
+// group's start), so that after the three steps it holds the nearest
+// given value before it in the group, and a lane with none takes the value
+// before the group.  The plain loop, one compare and a branch per
+// code, mispredicted where given and don't-care codes alternate: about 1%
+// of a whole build (the DTW and DTC writers fill every block).
 void fill_dont_care(std::span<std::uint16_t> codes) {
   std::uint16_t prev = 0;
   for (std::uint16_t c : codes)
@@ -83,9 +92,34 @@ void fill_dont_care(std::span<std::uint16_t> codes) {
       prev = c;
       break;
     }
-  for (std::uint16_t& c : codes) {
-    if (c == kDontCareCode) c = prev;
-    prev = c;
+  using V = std::uint16_t __attribute__((vector_size(16)));
+  const std::size_t n = codes.size();
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    V v;
+    std::memcpy(&v, codes.data() + i, sizeof v);
+    V dc = (V)(v == kDontCareCode);
+    std::uint64_t half[2];
+    std::memcpy(half, &dc, sizeof half);
+    if ((half[0] | half[1]) != 0) {
+      const V before = V{} + prev;  // the value before the group, in every lane
+      V s = __builtin_shufflevector(v, before, 8, 0, 1, 2, 3, 4, 5, 6);
+      v = (s & dc) | (v & ~dc);
+      dc = (V)(v == kDontCareCode);
+      s = __builtin_shufflevector(v, before, 8, 9, 0, 1, 2, 3, 4, 5);
+      v = (s & dc) | (v & ~dc);
+      dc = (V)(v == kDontCareCode);
+      s = __builtin_shufflevector(v, before, 8, 9, 10, 11, 0, 1, 2, 3);
+      v = (s & dc) | (v & ~dc);
+      dc = (V)(v == kDontCareCode);  // only lanes with no given value before them in the group
+      v = (before & dc) | (v & ~dc);
+      std::memcpy(codes.data() + i, &v, sizeof v);
+    }
+    prev = v[7];
+  }
+  for (; i < n; ++i) {
+    if (codes[i] == kDontCareCode) codes[i] = prev;
+    prev = codes[i];
   }
 }
 
