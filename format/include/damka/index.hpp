@@ -122,12 +122,17 @@ inline std::uint32_t pdep(std::uint32_t x, std::uint32_t mask) {
 #endif
 }
 
-// Colex rank of the set bits of b (see the top of this file).
+// Colex rank of the set bits of b (see the top of this file).  The lowest
+// bit's term, C(square, 1), is the square itself: no table read (a set of
+// one piece, the most common, costs a bit scan).
 inline std::uint64_t colex_rank(std::uint32_t b) {
-  std::uint64_t r = 0;
-  for (int i = 1; b != 0; ++i, b &= b - 1) r += kBinomials.c[std::countr_zero(b)][i];
+  if (b == 0) return 0;
+  std::uint64_t r = static_cast<std::uint64_t>(std::countr_zero(b));
+  b &= b - 1;
+  for (int i = 2; b != 0; ++i, b &= b - 1) r += kBinomials.c[std::countr_zero(b)][i];
   return r;
 }
+static_assert(kBinomials.c[31][1] == 31);
 
 // C(c, i) stored by i, then c, for the unranking search below.  Every
 // C(c, i) with c < 32 is below C(31, 15) < 2^32, and so is every colex rank
