@@ -69,6 +69,32 @@ struct Ops {
   }
 };
 
+// A pass's arrays for one unit, as plain pointers (propagate).  The values
+// live in the level's arrays: part 0 at the unit's offset[0], part 1 at
+// offset[1]; prim: the primary pass's (WDL).
+struct PassArrays {
+  std::uint8_t *in, *flags, *pending;
+  std::uint16_t* queued;
+  const std::uint16_t *win_exit, *loss_exit;
+  std::uint16_t *base0, *base1;
+  const std::uint16_t *prim0, *prim1;
+  std::uint64_t K;
+  PassArrays(UnitSolver::Scratch& s, LevelArrays& cur, const Unit& u, std::uint64_t k, int pass)
+      : in(s.in.data()),
+        flags(s.flags.data()),
+        pending(s.pending.data()),
+        queued(s.queued.data()),
+        win_exit(s.win_exit[pass].data()),
+        loss_exit(s.loss_exit[pass].data()),
+        base0(cur.codes[pass].data() + u.offset[0]),
+        base1(cur.codes[pass].data() + u.offset[1]),
+        prim0(cur.codes[0].data() + u.offset[0]),
+        prim1(cur.codes[0].data() + u.offset[1]),
+        K(k) {}
+  std::uint16_t& code(std::uint64_t l) const { return l < K ? base0[l] : base1[l - K]; }
+  Wdl wdl(std::uint64_t l) const { return Value::decode(l < K ? prim0[l] : prim1[l - K]).wdl; }
+};
+
 }  // namespace
 
 UnitSolver::UnitSolver(const Rules& rules, const Layout& layout, const PassList& passes,
@@ -310,16 +336,14 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   using O = Ops<Par>;
   const MetricSpec& spec = passes_.specs[pass];
   const bool sec = spec.follows_wdl;
-  const std::uint64_t K = L_.K, n = u.parts * K;
-  // Values live in the level's arrays: part 0 at offset[0], part 1 at offset[1].
-  std::uint16_t* const base0 = cur.codes[pass].data() + u.offset[0];
-  std::uint16_t* const base1 = cur.codes[pass].data() + u.offset[1];
-  const std::uint16_t* const prim0 = cur.codes[0].data() + u.offset[0];
-  const std::uint16_t* const prim1 = cur.codes[0].data() + u.offset[1];
-  auto code_at = [&](std::uint64_t l) -> std::uint16_t& { return l < K ? base0[l] : base1[l - K]; };
-  auto wdl = [&](std::uint64_t l) { return Value::decode(l < K ? prim0[l] : prim1[l - K]).wdl; };
-  const BigVector<std::uint16_t>& win_exit = s.win_exit[pass];
-  const BigVector<std::uint16_t>& loss_exit = s.loss_exit[pass];
+  const std::uint64_t n = u.parts * L_.K;
+  // The arrays a pass reads and writes, as plain pointers.  Each loop below
+  // copies them into locals of its own (`const PassArrays a = arrays;`) whose
+  // address is never taken: a store to a byte array (pending, flags) may
+  // alias any object whose address escaped, so pointers read through `s`
+  // or through a lambda's captures were loaded again after every such
+  // store (start, per position and pass, was a call doing just that).
+  const PassArrays arrays{s, cur, u, L_.K, pass};
   // A unit whose arrays outgrow the caches (kings-heavy materials: millions
   // of positions, tens of millions of edges): its scattered reads are
   // fetched ahead.  A small unit stays in the caches, where the fetches
@@ -352,27 +376,32 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
       }
     }
   };
-  // Starting entries: positions without moves (lost in 0), and those whose
-  // best exit already decides them.
-  auto start = [&](std::uint64_t l, std::vector<std::vector<std::uint64_t>>& out) {
-    s.pending[l] = s.in[l];
-    s.queued[l] = kUnset;
-    code_at(l) = kUnset;
-    const std::uint8_t f = s.flags[l];
-    if (f & kNoMoves) {
-      push(out, 0, l * 2);
-      return;
-    }
-    const Wdl w = sec ? wdl(l) : Wdl::Draw;
-    if (sec && w == Wdl::Draw) {
-      code_at(l) = 0;
-      return;
-    }
-    if (win_exit[l] != kUnset && (!sec || w == Wdl::Win)) {
-      push(out, win_exit[l], l * 2 + 1);
-      s.queued[l] = win_exit[l];
-    } else if (s.in[l] == 0 && !(f & kDrawExit) && (!sec || w == Wdl::Loss)) {
-      push(out, loss_exit[l], l * 2);
+  // Starting entries of positions [from, to): those without moves (lost in
+  // 0), and those whose best exit already decides them.
+  auto start = [&](std::uint64_t from, std::uint64_t to, std::vector<std::vector<std::uint64_t>>& out) {
+    const PassArrays a = arrays;
+    for (std::uint64_t l = from; l < to; ++l) {
+      std::uint16_t& code = a.code(l);
+      a.pending[l] = a.in[l];
+      a.queued[l] = kUnset;
+      code = kUnset;
+      const std::uint8_t f = a.flags[l];
+      if (f & kNoMoves) {
+        push(out, 0, l * 2);
+        continue;
+      }
+      const Wdl w = sec ? a.wdl(l) : Wdl::Draw;
+      if (sec && w == Wdl::Draw) {
+        code = 0;
+        continue;
+      }
+      const std::uint16_t win = a.win_exit[l];
+      if (win != kUnset && (!sec || w == Wdl::Win)) {
+        push(out, win, l * 2 + 1);
+        a.queued[l] = win;
+      } else if (a.in[l] == 0 && !(f & kDrawExit) && (!sec || w == Wdl::Loss)) {
+        push(out, a.loss_exit[l], l * 2);
+      }
     }
   };
   // A team's pass: step(i, out) for i < count on every thread, each thread
@@ -404,33 +433,34 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   // A team: the whole unit is this level's work, so no pass over it may
   // leave the other threads waiting.
   if (Par && threads > 1)
-    team_pass(n, start);
+    team_pass(n, [&](std::uint64_t l, auto& out) { start(l, l + 1, out); });
   else
-    for (std::uint64_t l = 0; l < n; ++l) start(l, buckets);
+    start(0, n, buckets);
 
   // The predecessors' entries are scattered over the unit (a kings-only
   // team's unit is the whole table): their cache lines are fetched ahead,
   // so the misses overlap instead of stalling each visit in turn (4Kv2K
   // spent most of its time on the first two loads of visit).  What a visit
   // of a predecessor lp of a won (win) or lost position reads:
-  auto fetch = [&](std::uint64_t lp, bool win) {
-    if (!Edges) __builtin_prefetch(&s.flags[lp]);
-    __builtin_prefetch(&code_at(lp));
-    if (sec) __builtin_prefetch(lp < K ? &prim0[lp] : &prim1[lp - K]);
+  auto fetch = [&](const PassArrays& a, std::uint64_t lp, bool win) __attribute__((always_inline)) {
+    if (!Edges) __builtin_prefetch(&a.flags[lp]);
+    __builtin_prefetch(&a.code(lp));
+    if (sec) __builtin_prefetch(lp < a.K ? &a.prim0[lp] : &a.prim1[lp - a.K]);
     if (win)
-      __builtin_prefetch(&s.pending[lp]);
+      __builtin_prefetch(&a.pending[lp]);
     else
-      __builtin_prefetch(&s.queued[lp]);
+      __builtin_prefetch(&a.queued[lp]);
   };
   // Finalises entry e at distance d; new entries go to `out`.  `fetched`:
   // the caller has fetched its predecessors' entries (the pipeline below,
   // with the graph); else a team's visits fetch them first.
   auto process = [&](std::uint64_t e, std::uint64_t d, std::vector<std::vector<std::uint64_t>>& out,
                      bool fetched = false) {
+    const PassArrays a = arrays;
     const std::uint64_t l = e >> 1;
     const bool win = e & 1;
     const std::uint16_t value = (win ? Value::win(static_cast<int>(d)) : Value::loss(static_cast<int>(d))).encode();
-    if (!O::claim(code_at(l), value)) return;
+    if (!O::claim(a.code(l), value)) return;
     const auto next = static_cast<std::uint16_t>(d + 1);
     // Always inlined: as a call (GCC left it one) each visit reloaded the
     // captured arrays through the closure; the call was ~11% of the pass.
@@ -438,22 +468,23 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
       // A capture position has no quiet moves, so no edge comes from one:
       // only un-moves (no graph) reach them (not asserted: the load is the
       // cost saved).
-      if ((!Edges && (s.flags[lp] & kCaptureFlag)) || O::is_set(code_at(lp))) return;
+      if ((!Edges && (a.flags[lp] & kCaptureFlag)) || O::is_set(a.code(lp))) return;
       if (!win) {
         // pp moves into a lost position: a win in d + 1 (if it keeps the win).
-        if (sec && wdl(lp) != Wdl::Win) return;
-        if (O::lower(s.queued[lp], next)) push(out, next, lp * 2 + 1);
+        if (sec && a.wdl(lp) != Wdl::Win) return;
+        if (O::lower(a.queued[lp], next)) push(out, next, lp * 2 + 1);
       } else {
-        if (O::dec(s.pending[lp]) != 0) return;
-        if (sec ? wdl(lp) != Wdl::Loss : (win_exit[lp] != kUnset || (s.flags[lp] & kDrawExit))) return;
-        push(out, std::max<std::uint64_t>(next, loss_exit[lp]), lp * 2);
+        if (O::dec(a.pending[lp]) != 0) return;
+        if (sec ? a.wdl(lp) != Wdl::Loss : (a.win_exit[lp] != kUnset || (a.flags[lp] & kDrawExit))) return;
+        push(out, std::max<std::uint64_t>(next, a.loss_exit[lp]), lp * 2);
       }
     };
     if constexpr (Edges) {
       const std::uint32_t first = s.rev_off[l], last = s.rev_off[l + 1];
+      const std::uint32_t* const rev = s.rev.data();
       if (Par && !fetched)
-        for (std::uint32_t e = first; e < last; ++e) fetch(s.rev[e], win);
-      for (std::uint32_t e = first; e < last; ++e) visit(s.rev[e]);
+        for (std::uint32_t e = first; e < last; ++e) fetch(a, rev[e], win);
+      for (std::uint32_t e = first; e < last; ++e) visit(rev[e]);
     } else {
       std::array<std::uint64_t, 32> batch;
       std::size_t held = 0;
@@ -463,7 +494,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
           held = 0;
         }
         batch[held++] = lp;
-        fetch(lp, win);
+        fetch(a, lp, win);
       });
       for (std::size_t i = 0; i < held; ++i) visit(batch[i]);
     }
@@ -495,15 +526,16 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
     const std::size_t size = current.size();
     auto fetch_preds = [&](std::size_t j) {
       if constexpr (Edges) {
+        const PassArrays a = arrays;
         const std::uint64_t lj = current[j] >> 1;
-        for (std::uint32_t e = s.rev_off[lj]; e < s.rev_off[lj + 1]; ++e) fetch(s.rev[e], current[j] & 1);
+        for (std::uint32_t e = s.rev_off[lj]; e < s.rev_off[lj + 1]; ++e) fetch(a, s.rev[e], current[j] & 1);
       }
     };
     for (std::size_t j = 0; j < std::min(size, kPreds); ++j) fetch_preds(j);
     for (std::size_t i = 0; i < size; ++i) {
       if (i + kList < size) {
         const std::uint64_t la = current[i + kList] >> 1;
-        __builtin_prefetch(&code_at(la));
+        __builtin_prefetch(&arrays.code(la));
         if constexpr (Edges) __builtin_prefetch(&s.rev_off[la]);
       }
       if constexpr (Edges)
@@ -516,7 +548,7 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   // Never resolved: a draw (a secondary pass must resolve every won or lost
   // position its primary did).
   bool unresolved = false;
-  auto finish = [&](std::uint64_t l) { return finish_code(code_at(l), sec, spec.has_distance); };
+  auto finish = [&](std::uint64_t l) { return finish_code(arrays.code(l), sec, spec.has_distance); };
   if constexpr (Par) {
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(|| : unresolved)
     for (std::int64_t l = 0; l < static_cast<std::int64_t>(n); ++l)
