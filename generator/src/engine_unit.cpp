@@ -190,7 +190,7 @@ void UnitSolver::note_exit(const std::uint16_t* code, std::uint8_t kind, Exits& 
 template <bool Edges>
 void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s,
                         BigVector<std::uint32_t>& fwd, SuccessorReader& rd, const LevelArrays* next,
-                        MoveList& moves, std::uint32_t* counts) const {
+                        MoveList& moves, std::uint16_t* counts) const {
   const int part = l >= L_.K ? 1 : 0;
   const int np = passes_.size();
   std::uint8_t in = 0;
@@ -265,10 +265,14 @@ template <bool Edges>
 void UnitSolver::gather_all(const Unit& u, Scratch& s, SuccessorReader& rd, const LevelArrays* next,
                             MoveList& moves) const {
   const std::uint64_t n = u.parts * L_.K;
-  std::uint32_t* counts = nullptr;
+  // Each target's count of edges goes to s.queued (free until the passes
+  // start): 2 bytes a position in the caches, not rev_off's 4 (the
+  // increment was a third of gather's samples in 2K1Mv2K1M, most of them
+  // waiting for the line).
+  std::uint16_t* counts = nullptr;
   if constexpr (Edges) {
-    s.rev_off.assign(n + 1, 0);
-    counts = s.rev_off.data();
+    std::fill_n(s.queued.begin(), n, std::uint16_t{0});
+    counts = s.queued.data();
   }
   walk_positions(u, 0, n, [&](std::uint64_t l, const Position& p) {
     gather<Edges>(u, l, p, s, s.fwd, rd, next, moves, counts);
@@ -590,7 +594,11 @@ void UnitSolver::build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t c
   // no cursor array beside it (a fresh one of 4 bytes a position per unit
   // was about a fifth of this function's samples in a 7-piece run, the
   // kernel zeroing its pages; the run's time did not measurably change).
-  if (!counted) {
+  if (counted) {
+    s.rev_off.resize(n + 1);
+    std::copy_n(s.queued.begin(), n, s.rev_off.begin());
+    s.rev_off[n] = 0;
+  } else {
     s.rev_off.assign(n + 1, 0);
     each_range([&](std::uint64_t lo, std::uint64_t hi) {
       auto of = [&](const BigVector<std::uint32_t>& edges) {
@@ -664,7 +672,7 @@ void UnitSolver::solve_serial(const Unit& u, Scratch& s, SuccessorReader& rd, co
   // offsets each time was wasted).
   s.fwd_off.resize(n + 1);
   s.fwd_off[0] = 0;
-  gather_all<true>(u, s, rd, next, moves);  // counts each target's edges in s.rev_off
+  gather_all<true>(u, s, rd, next, moves);  // counts each target's edges in s.queued
   record_stored(u, s, cur);
   build_predecessors(s, n, 0, 1, /*counted=*/true);
   for (int i = 0; i < passes_.size(); ++i) propagate<false, true>(u, s, cur, i, 1);

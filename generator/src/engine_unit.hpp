@@ -283,11 +283,11 @@ class UnitSolver {
   void note_exit(const std::uint16_t* code, std::uint8_t kind, Exits& ex) const;
   // p: position(u, l).
   // Edges go to `fwd` (s.fwd, or a team's chunk), fwd_off[l + 1] = fwd.size();
-  // with `counts` (one thread's unit: s.rev_off, zeroed), ++counts[t] for
+  // with `counts` (one thread's unit: s.queued, zeroed), ++counts[t] for
   // each edge to t (build_predecessors' counting pass, done here).
   template <bool Edges>
   void gather(const Unit& u, std::uint64_t l, const Position& p, Scratch& s, BigVector<std::uint32_t>& fwd,
-              SuccessorReader& rd, const LevelArrays* next, MoveList& moves, std::uint32_t* counts = nullptr) const;
+              SuccessorReader& rd, const LevelArrays* next, MoveList& moves, std::uint16_t* counts = nullptr) const;
   // f(l, position(u, l)) for each l in [first, last) in order: the kings
   // walked (KingWalk), one unrank per part entered (the one ordering of a
   // unit's positions that gather_all and a team's chunks follow).
@@ -302,7 +302,7 @@ class UnitSolver {
   // Predecessor lists (rev, rev_off) from the forward edges: s.fwd when
   // chunk == 0, else s.fwd_chunks of `chunk` positions each.  By `threads`
   // threads (an OpenMP team of its own); the lists do not depend on them.
-  // `counted`: s.rev_off[0, n) already holds each target's count of edges
+  // `counted`: s.queued[0, n) already holds each target's count of edges
   // (gather_all<true> counts them as it gathers).
   static void build_predecessors(Scratch& s, std::uint64_t n, std::uint64_t chunk, int threads, bool counted = false);
   // Clears cur.derived's bits of u's stored positions (after gather).
