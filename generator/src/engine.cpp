@@ -44,14 +44,23 @@ PassList::PassList(const MetricSet& m) {
 
 namespace engine_detail {
 
-Layout::Layout(const Material& canonical)
+LevelSizes::LevelSizes(const Material& canonical)
     : m(canonical), index(canonical), sym(canonical.is_symmetric()), sides(sym ? 1 : 2), K(index.kings_per_slice()) {
+  index.for_each_men_config([&](std::uint64_t, Bitboard w, Bitboard b) {
+    const auto p = static_cast<std::size_t>(progress_of(w, b));
+    if (p >= size.size()) size.resize(p + 1, 0);
+    ++size[p];
+  });
+}
+
+Layout::Layout(const Material& canonical) : LevelSizes(canonical) {
   const std::uint64_t configs = index.men_configs();
   pos.resize(configs);
   level_of.resize(configs);
+  levels.resize(size.size());
+  for (std::size_t p = 0; p < size.size(); ++p) levels[p].reserve(size[p]);  // no growth, no copies
   index.for_each_men_config([&](std::uint64_t c, Bitboard w, Bitboard b) {
     const int p = progress_of(w, b);
-    if (static_cast<std::size_t>(p) >= levels.size()) levels.resize(p + 1);
     pos[c] = static_cast<std::uint32_t>(levels[p].size());
     level_of[c] = static_cast<std::uint8_t>(p);
     levels[p].push_back(c);
@@ -146,10 +155,10 @@ int level_teams(std::size_t units, int threads) {
 // seen_edges: 0, or the edges per position that the move graphs of the
 // units solved so far suggest (EdgeGauge), where only some threads would
 // keep a graph by the plan's estimate.
-LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint64_t fixed, std::uint64_t budget,
+LevelPlan plan_level(const LevelSizes& L, int p, int passes, int threads, std::uint64_t fixed, std::uint64_t budget,
                      std::uint64_t team_graph_room, KingsOnly kings_only, std::uint64_t seen_edges = 0) {
   LevelPlan lp;
-  const std::uint64_t above = static_cast<std::size_t>(p) + 1 < L.levels.size() ? L.level_slots(p + 1) : 0;
+  const std::uint64_t above = static_cast<std::size_t>(p) + 1 < L.count() ? L.level_slots(p + 1) : 0;
   // Two bytes per position and pass, and the derived bitmap (LevelArrays).
   lp.levels = (L.level_slots(p) + above) * 2 * static_cast<std::uint64_t>(passes) + (L.level_slots(p) + above) / 8 + 4;
   const bool can_sweep = L.m.wm == 0 && L.m.bm == 0 && kings_only != KingsOnly::Team;
@@ -159,7 +168,8 @@ LevelPlan plan_level(const Layout& L, int p, int passes, int threads, std::uint6
     return lp;
   };
   if (can_sweep && kings_only == KingsOnly::Sweep) return sweep();
-  const std::size_t units = L.sym ? (L.levels[p].size() + 1) / 2 : L.levels[p].size();
+  const std::uint64_t configs = L.size[static_cast<std::size_t>(p)];
+  const std::size_t units = L.sym ? (configs + 1) / 2 : configs;
   const std::uint64_t unit_positions = 2 * L.K;  // the largest unit: both parts of a configuration
   // Quiet king moves per position: a few per king (about 9 for a flying
   // king among 7 pieces).
@@ -426,7 +436,7 @@ std::string_view level_mode_name(LevelMode mode) {
 
 MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int threads, std::uint64_t reader_bytes,
                        std::uint64_t budget, KingsOnly kings_only) {
-  const Layout L(canonical);
+  const LevelSizes L(canonical);
   const int P = PassList(metrics).size();
   threads = std::max(1, threads);
   MemoryPlan plan;
@@ -437,8 +447,8 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
   // whose levels' modes are counted (`count`).
   auto worst_of = [&](std::uint64_t room, bool count) {
     std::uint64_t worst = 0;
-    for (std::size_t p = 0; p < L.levels.size(); ++p) {
-      if (L.levels[p].empty()) continue;
+    for (std::size_t p = 0; p < L.count(); ++p) {
+      if (L.size[p] == 0) continue;
       const LevelPlan lp = plan_level(L, static_cast<int>(p), P, threads, fixed, budget, room, kings_only);
       if (count) {
         ++plan.levels_by_mode[static_cast<std::size_t>(lp.mode)];

@@ -23,24 +23,36 @@ inline int progress_of(Bitboard white_men, Bitboard black_men) {
   return p;
 }
 
-// The men configurations of a material grouped by progress.  In a level of
-// n configurations, the values of (side s, configuration at position i, king
-// placement k) are at (s * n + i) * K + k (symmetric materials: s = 0 only).
-struct Layout {
+// How many men configurations of a material each level (progress) has: all
+// that a memory plan reads (plan_memory, verify's level_bytes).  Cost: one
+// enumeration of the configurations, nothing stored per configuration
+// (Layout's lists of a men-heavy 7-piece material are hundreds of MB, whose
+// page faults and growth were most of a `--dry-run`'s time).
+struct LevelSizes {
   Material m;
   MaterialIndex index;
   bool sym;
   int sides;
-  std::uint64_t K;                                // kings_per_slice
+  std::uint64_t K;                 // kings_per_slice
+  std::vector<std::uint64_t> size;  // configurations per level, by progress
+
+  explicit LevelSizes(const Material& canonical);
+  std::size_t count() const { return size.size(); }
+  std::uint64_t level_slots(int p) const { return sides * size[static_cast<std::size_t>(p)] * K; }
+};
+
+// The men configurations of a material grouped by progress.  In a level of
+// n configurations, the values of (side s, configuration at position i, king
+// placement k) are at (s * n + i) * K + k (symmetric materials: s = 0 only).
+struct Layout : LevelSizes {
   std::vector<std::vector<std::uint64_t>> levels;  // configurations by progress, ascending
   std::vector<std::uint32_t> pos;                  // position of a configuration in its level
   std::vector<std::uint8_t> level_of;              // progress of a configuration
 
   explicit Layout(const Material& canonical);
-  std::uint64_t level_slots(int p) const { return sides * levels[p].size() * K; }
   // Offset in its level's arrays of (side, configuration)'s K values.
   std::uint64_t level_offset(int side, std::uint64_t config) const {
-    return (static_cast<std::uint64_t>(side) * levels[level_of[config]].size() + pos[config]) * K;
+    return (static_cast<std::uint64_t>(side) * size[level_of[config]] + pos[config]) * K;
   }
 };
 

@@ -36,6 +36,7 @@ namespace damka::verify_detail {
 namespace {
 
 using engine_detail::Layout;
+using engine_detail::LevelSizes;
 
 // Level offsets handed to a thread at a time.
 constexpr std::uint64_t kChunk = 4096;
@@ -140,11 +141,11 @@ std::uint64_t for_each_chunk(int threads, std::uint64_t n_slots, FirstError& err
 }  // namespace
 
 std::uint64_t level_bytes(const Material& canonical, const MetricSet& files) {
-  const Layout L(canonical);
+  const LevelSizes L(canonical);
   std::uint64_t most = 0;
-  for (std::size_t p = 0; p < L.levels.size(); ++p)
+  for (std::size_t p = 0; p < L.count(); ++p)
     most = std::max(most, L.level_slots(static_cast<int>(p)) +
-                              (p + 1 < L.levels.size() ? L.level_slots(static_cast<int>(p) + 1) : 0));
+                              (p + 1 < L.count() ? L.level_slots(static_cast<int>(p) + 1) : 0));
   return most * bytes_per_slot(files);
 }
 
