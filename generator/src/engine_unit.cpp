@@ -355,12 +355,13 @@ void UnitSolver::propagate(const Unit& u, Scratch& s, LevelArrays& cur, int pass
   const MetricSpec& spec = passes_.specs[pass];
   const bool sec = spec.follows_wdl;
   const std::uint64_t n = u.parts * L_.K;
-  // The arrays a pass reads and writes, as plain pointers.  Each loop below
-  // copies them into locals of its own (`const PassArrays a = arrays;`) whose
-  // address is never taken: a store to a byte array (pending, flags) may
-  // alias any object whose address escaped, so pointers read through `s`
-  // or through a lambda's captures were loaded again after every such
-  // store (start, per position and pass, was a call doing just that).
+  // The arrays a pass reads and writes, as plain pointers.  The loops that
+  // store to them (start, process with its visits) copy them into locals of
+  // their own (`const PassArrays a = arrays;`) whose address is never taken:
+  // a store to a byte array (pending, flags) may alias any object whose
+  // address escaped, so pointers read through `s` or through a lambda's
+  // captures were loaded again after every such store (start, per position
+  // and pass, was a call doing just that).
   const PassArrays arrays{s, cur, u, L_.K, pass};
   // A unit whose arrays outgrow the caches (kings-heavy materials: millions
   // of positions, tens of millions of edges): its scattered reads are
