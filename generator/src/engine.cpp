@@ -547,21 +547,34 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     for (std::size_t pi = L.levels.size(); pi-- > 0;) {
       const int p = static_cast<int>(pi);
       if (L.levels[p].empty()) continue;
-      // cur may hold the buffers of level p + 2 (see the swap below): kept
-      // when no larger than this level's or that one's, so that the level
-      // and the one above never hold more than the plan's largest pair of
-      // adjacent levels.
-      const std::uint64_t two_up = pi + 2 < L.levels.size() ? L.level_slots(p + 2) : 0;
-      if (cur.codes[0].capacity() > std::max(L.level_slots(p), two_up)) cur = LevelArrays{};
+      // cur may hold the buffers of level p + 2 (see the swap below), whose
+      // values are done with: their pages past this level's need go back to
+      // the system (huge_release_after), so that the level and the one
+      // above never hold more than the plan's largest pair of adjacent
+      // levels, and the rest are this level's without a page fault (freeing
+      // the buffers and mapping new ones faulted every page in again; on
+      // the virtual machines measured, pages given back cost about 1.7 s a
+      // GB to fault in again).  A buffer too small is replaced, not grown:
+      // growing copied the dead values into the new pages.
+      const std::uint64_t need = L.level_slots(p);
+      for (int k = 0; k < P; ++k) {
+        BigVector<std::uint16_t>& c = cur.codes[k];
+        if (c.capacity() < need) c = BigVector<std::uint16_t>();
+        c.clear();
+        huge_release_after(c.data(), c.capacity() * sizeof(std::uint16_t), need * sizeof(std::uint16_t));
+      }
+      if (cur.derived.capacity() < (need + 15) / 16) cur.derived = BigVector<std::uint16_t>();
+      huge_release_after(cur.derived.data(), cur.derived.capacity() * sizeof(std::uint16_t),
+                         (need + 15) / 16 * sizeof(std::uint16_t));
       cur.p = p;
       // Every unit sets each of its positions before reading it, so the
       // values need no fill, except where other processes solve some units
       // (split: what they did not send stays kUnset).
       for (int k = 0; k < P; ++k) {
         if (opt.split)
-          cur.codes[k].assign(L.level_slots(p), kUnset);
+          cur.codes[k].assign(need, kUnset);
         else
-          cur.codes[k].resize(L.level_slots(p));
+          cur.codes[k].resize(need);
       }
       if (opt.mark_derived) cur.derived.assign((L.level_slots(p) + 15) / 16, 0xFFFF);
       const LevelArrays* above = next.p == p + 1 ? &next : nullptr;
