@@ -534,6 +534,9 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
       opt.resolved->resize(slots);  // not filled (HugePageAllocator): flush_level writes every slot
       resolved = opt.resolved->data();
     }
+    // The kept pages the store and the kept codes did not take go back to
+    // the system before the levels take their memory (the plan's count).
+    if (opt.kept != nullptr) opt.kept->release();
     UnitSolver solver(rules, L, passes, opt.before_unit, opt.large_unit);
     std::vector<std::unique_ptr<SuccessorReader>> readers;
     for (int t = 0; t < threads; ++t) readers.push_back(successors.reader());

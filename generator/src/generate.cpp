@@ -139,7 +139,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
                   m.name() + " and the materials after it");
     std::function<void(std::uint64_t, std::uint64_t)> loading;
     if (talk.loading) loading = [&](std::uint64_t done, std::uint64_t total) { talk.loading(s, done, total); };
-    auto codes = load_resident(rules, opt.out, s, primary, resident, threads, env, loading);
+    auto codes = load_resident(rules, opt.out, s, primary, resident, threads, env, loading, kept);
     if (!codes) return Error(m.name() + ": " + codes.message(), codes.code());
     resident->add(j, std::move(*codes));
   }
@@ -162,7 +162,10 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   bo.before_unit = opt.before_unit;
   bo.kept = kept;
   bo.scratch = scratch;
-  auto resolved = step.keep ? std::make_shared<BigVector<std::uint16_t>>() : nullptr;
+  // Its pages from the kept ones (the last store's, the tables dropped
+  // from memory), and back there when it is dropped in turn.
+  auto resolved = step.keep ? std::make_shared<BigVector<std::uint16_t>>(HugePageAllocator<std::uint16_t>(kept))
+                            : nullptr;
   bo.resolved = resolved.get();
   BuildStats bs;
   if (Status s = build_material(rules, m, **succ, writes ? static_cast<ValueSink&>(sink) : none, bo, bs); !s.ok())
@@ -343,13 +346,15 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   // A budget too small for a material is said before anything is built,
   // not when its turn comes (hours into a 7-piece run).
   if (Status s = memory_refusal(over_budget(order, build, opt), opt); !s.ok()) return s.error();
+  // Declared before the tables kept in memory, whose arrays go back to it
+  // when dropped: it outlives them.
+  KeptArrays kept;  // pages of one material's store and of dropped tables, for the next ones (huge_pages.hpp)
   ResidentTables resident(order, build);
   // The phase notes: earlier runs' entries kept, this run's added as it goes.
   const std::filesystem::path notes_path = phase_notes_path(rules, opt.out);
   PhaseNotes notes;
   if (output_lock && overall_total != 0) notes = read_phase_notes(notes_path, env_or_default(opt.env));
   std::vector<TableReport> reports;
-  KeptArrays kept;  // one material's store, for the next one's (huge_pages.hpp)
   KeptScratch scratch;  // and its threads' unit scratch (engine.hpp)
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];

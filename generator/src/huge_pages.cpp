@@ -75,32 +75,59 @@ std::size_t huge_resident(const void* p, std::size_t bytes) {
   return std::min(n * page, bytes);
 }
 
-void* KeptArrays::take(std::size_t slot, std::size_t bytes) {
-  Kept& k = kept_[slot];
-  if (k.p == nullptr) return huge_alloc(bytes);
-  void* p = huge_resize(k.p, k.bytes, bytes);
-  k = Kept{};
-  return p;
+void* KeptArrays::take(std::size_t bytes) {
+  if (bytes < kHugeFrom) return huge_alloc(bytes);
+  const std::size_t size = rounded(bytes);
+  // The smallest kept mapping that is large enough: its start.
+  auto fit = kept_.end();
+  for (auto it = kept_.begin(); it != kept_.end(); ++it)
+    if (it->bytes >= size && (fit == kept_.end() || it->bytes < fit->bytes)) fit = it;
+  if (fit != kept_.end()) {
+    char* p = fit->p;
+    fit->p += size;
+    fit->bytes -= size;
+    if (fit->bytes == 0) kept_.erase(fit);
+    held_ -= size;
+    return p;
+  }
+  // Else a fresh array, the kept pages moved to its start (the largest
+  // mapping first: the fewest calls); all of them are 2 MiB aligned, whole
+  // huge pages, so they move as such.
+  char* fresh = static_cast<char*>(huge_alloc(bytes));
+  std::sort(kept_.begin(), kept_.end(), [](const Kept& x, const Kept& y) { return x.bytes > y.bytes; });
+  std::size_t at = 0;
+  while (!kept_.empty() && at < size) {
+    Kept& k = kept_.front();
+    const std::size_t n = std::min(k.bytes, size - at);
+    if (::mremap(k.p, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, fresh + at) == MAP_FAILED) break;  // the rest fresh
+    at += n;
+    held_ -= n;
+    k.p += n;
+    k.bytes -= n;
+    if (k.bytes == 0) kept_.erase(kept_.begin());
+  }
+  return fresh;
 }
 
-void KeptArrays::give(std::size_t slot, void* p, std::size_t bytes) noexcept {
-  Kept& k = kept_[slot];
-  huge_free(k.p, k.bytes);
-  k = Kept{p, bytes};
+void KeptArrays::give(void* p, std::size_t bytes) noexcept {
+  if (p == nullptr) return;
+  if (bytes < kHugeFrom) {
+    huge_free(p, bytes);
+    return;
+  }
+  try {
+    kept_.push_back(Kept{static_cast<char*>(p), rounded(bytes)});
+  } catch (const std::bad_alloc&) {  // no room to note it: freed
+    huge_free(p, bytes);
+    return;
+  }
+  held_ += rounded(bytes);
 }
 
 void KeptArrays::release() noexcept {
-  for (Kept& k : kept_) {
-    huge_free(k.p, k.bytes);
-    k = Kept{};
-  }
-}
-
-std::size_t KeptArrays::bytes() const {
-  std::size_t n = 0;
-  for (const Kept& k : kept_)
-    if (k.p != nullptr) n += k.bytes < kHugeFrom ? k.bytes : rounded(k.bytes);
-  return n;
+  for (const Kept& k : kept_) ::munmap(k.p, k.bytes);
+  kept_.clear();
+  held_ = 0;
 }
 
 void huge_free(void* p, std::size_t bytes) noexcept {

@@ -17,7 +17,8 @@ namespace damka {
 Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::filesystem::path& dir,
                                               const Material& canonical, Metric metric,
                                               const ResidentTables* resident, int threads, Env& env,
-                                              const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+                                              const std::function<void(std::uint64_t, std::uint64_t)>& progress,
+                                              KeptArrays* pool) {
   threads = std::max(1, threads);
   auto source = FileSuccessors::open(rules, dir, {canonical}, metric, std::uint64_t{16} << 20, threads, resident, env);
   if (!source) return Error(canonical.name() + ": cannot load it into memory: " + source.message(), source.code());
@@ -25,7 +26,8 @@ Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::fil
   const std::uint64_t n = table_slots(index);
   std::shared_ptr<BigVector<std::uint16_t>> codes;
   try {
-    codes = std::make_shared<BigVector<std::uint16_t>>(n);  // not filled: the runs below write every slot
+    // Not filled: the runs below write every slot.
+    codes = std::make_shared<BigVector<std::uint16_t>>(n, HugePageAllocator<std::uint16_t>(pool));
   } catch (const std::bad_alloc&) {
     return Error(canonical.name() + ": cannot load it into memory: out of memory for its " + std::to_string(n) +
                      " positions (lower --memory or free memory)",

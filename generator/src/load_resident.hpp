@@ -28,9 +28,12 @@ namespace damka {
 // threads (the codes do not depend on them); memory: the codes (2 bytes a
 // slot) and 16 MiB of block cache a thread.  `progress(done, total)`
 // (positions; may be empty) is called on the calling thread now and then.
+// `pool` (may be null): where the codes' pages come from and go back to
+// when the last holder drops them (huge_pages.hpp; it must outlive them).
 Expected<ResidentTables::Codes> load_resident(const Rules& rules, const std::filesystem::path& dir,
                                               const Material& canonical, Metric metric,
                                               const ResidentTables* resident, int threads, Env& env,
-                                              const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+                                              const std::function<void(std::uint64_t, std::uint64_t)>& progress = {},
+                                              KeptArrays* pool = nullptr);
 
 }  // namespace damka

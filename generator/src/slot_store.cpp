@@ -12,7 +12,7 @@ SlotStore::~SlotStore() {
   for (int i = 0; i < passes_; ++i) {
     if (mem_[i] == nullptr) continue;
     if (kept_ != nullptr)
-      kept_->give(static_cast<std::size_t>(i), mem_[i], slots_ * 2);
+      kept_->give(mem_[i], slots_ * 2);
     else
       huge_free(mem_[i], slots_ * 2);
   }
@@ -24,12 +24,9 @@ Status SlotStore::open(bool spill, const std::filesystem::path& dir, const Mater
   env_ = &env;
   if (!spill) {
     // Not filled: flush_level writes every slot once before it is read.
-    static_assert(kMaxPasses <= KeptArrays::kSlots);
     kept_ = kept;
     for (int i = 0; i < passes_; ++i)
-      mem_[i] = static_cast<std::uint16_t*>(kept != nullptr ? kept->take(static_cast<std::size_t>(i), slots_ * 2)
-                                                            : huge_alloc(slots_ * 2));
-    if (kept != nullptr) kept->release();  // arrays of passes this build has not
+      mem_[i] = static_cast<std::uint16_t*>(kept != nullptr ? kept->take(slots_ * 2) : huge_alloc(slots_ * 2));
     return {};
   }
   if (kept != nullptr) kept->release();

@@ -34,8 +34,9 @@ class SlotStore {
   // a run after a kill removes it (output_lock.hpp).  Io when it cannot be
   // created.
   // In memory, the arrays come from `kept` where given (KeptArrays, which
-  // must outlive the store: the destructor gives them back to it); a
-  // spilled store releases what `kept` holds first.
+  // must outlive the store: the destructor gives them back to it; what else
+  // it holds stays there for the caller to take or release); a spilled
+  // store releases what `kept` holds first.
   Status open(bool spill, const std::filesystem::path& dir, const Material& m, Env& env, KeptArrays* kept = nullptr);
   // Stores codes of slots [first, first + n) of `pass`.  Cost: a copy, or
   // one write of 2 n bytes.  Errors (spilled): the Env's, naming the file.

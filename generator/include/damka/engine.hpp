@@ -239,14 +239,18 @@ struct BuildOptions {
   // included, in slot order (resized to the table's slots): what the value
   // oracle would derive from the files, without its search.  The generator
   // keeps it for the materials built next (resident_tables.hpp).  Cost:
-  // 2 bytes per slot, one copy of each level.
+  // 2 bytes per slot, one copy of each level.  Its buffer comes from its
+  // allocator's pool where it has one (the pages `kept` holds, taken right
+  // after the store's).
   BigVector<std::uint16_t>* resolved = nullptr;
   // The spilled store's temporary file goes through it (env.hpp); null:
   // default_env().  Must outlive the build.
   Env* env = nullptr;
   // Where the in-memory store's arrays come from and go back to when the
   // build is done (huge_pages.hpp: pages a previous build touched need no
-  // page fault); null: fresh arrays, freed.  Must outlive the build.
+  // page fault); what the store and `resolved` do not take is released
+  // before the levels are solved.  null: fresh arrays, freed.  Must
+  // outlive the build.
   KeptArrays* kept = nullptr;
   // Where the threads' unit scratch comes from and goes back to when the
   // build is done (KeptScratch); null: fresh, freed.  Must outlive the build.

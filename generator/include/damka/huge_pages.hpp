@@ -50,15 +50,22 @@ void huge_release_after(void* p, std::size_t bytes, std::size_t keep) noexcept;
 // and a byte per 4 KiB page.
 std::size_t huge_resident(const void* p, std::size_t bytes);
 
-// Huge arrays kept from one use for the next: a build's in-memory store,
-// given back here when the material is done, is what the next material's
-// store takes (BuildOptions::kept), so that the pages it has already
-// touched need no new page fault, whose zeroing by the kernel cost about
-// a second of CPU per GB on the virtual machines measured (2% of Russian
-// `-n 6`).  take() resizes a kept array to what is asked (the pages past
-// it go back to the system), so what is held beyond the new use is never
-// more than the previous use held, and only until the next take();
-// release() gives everything back.  Not thread-safe: one building thread.
+// Huge arrays' pages kept from one use for the next: a build's in-memory
+// store, given back here when the material is done, and the finished tables
+// held in memory for later materials (ResidentTables), given back when they
+// are dropped, are what the next material's store and its kept codes
+// (BuildOptions::resolved) are made of, so that pages already touched need
+// no new page fault.  The kernel zeroed a fresh page at about a second of
+// CPU per GB on the virtual machines measured, and took about 2.4 s a GB
+// where the host had taken the page back (as it does with pages free for a
+// few seconds).  take() makes an array of kept pages, moved (page tables,
+// not a copy) to the start of one mapping, and fresh pages beyond them;
+// what is held beyond the arrays taken goes back with release(), which the
+// engine calls once its store and kept codes are made, so that what is held
+// beyond a build's plan is only ever what the last build and the dropped
+// tables held, between two materials.
+// Not thread-safe: one building thread gives and takes (and grows or frees
+// the vectors of a HugePageAllocator with a pool).
 class KeptArrays {
  public:
   KeptArrays() = default;
@@ -66,39 +73,57 @@ class KeptArrays {
   KeptArrays(const KeptArrays&) = delete;
   KeptArrays& operator=(const KeptArrays&) = delete;
 
-  // An array of `bytes` bytes (huge_alloc's): kept array `slot` resized
-  // (huge_resize), or a fresh one when none is kept there.  Its contents
-  // are unspecified.  Throws std::bad_alloc.
-  void* take(std::size_t slot, std::size_t bytes);
-  // Keeps `p` (huge_alloc's, of `bytes` bytes) in `slot`; one already
-  // there is freed.
-  void give(std::size_t slot, void* p, std::size_t bytes) noexcept;
-  // Frees every kept array.
+  // An array of `bytes` bytes (huge_alloc's: huge_free or give() it): the
+  // start of the smallest kept mapping that is large enough (the rest of it
+  // stays kept), else the kept pages moved to the start of a fresh array,
+  // the largest mapping first.  Its contents are unspecified.  An array
+  // below kHugeFrom is a fresh one.  Throws std::bad_alloc.  Cost: a system
+  // call per kept mapping used.
+  void* take(std::size_t bytes);
+  // Keeps the pages of `p` (huge_alloc's, of `bytes` bytes); an array below
+  // kHugeFrom is freed.
+  void give(void* p, std::size_t bytes) noexcept;
+  // Frees every kept page.
   void release() noexcept;
   // Bytes held (as huge_alloc rounds them).
-  std::size_t bytes() const;
-
-  static constexpr std::size_t kSlots = 4;
+  std::size_t bytes() const { return held_; }
 
  private:
   struct Kept {
-    void* p = nullptr;
-    std::size_t bytes = 0;
+    char* p = nullptr;
+    std::size_t bytes = 0;  // a multiple of kHugePage
   };
-  Kept kept_[kSlots];
+  std::vector<Kept> kept_;
+  std::size_t held_ = 0;
 };
 
+// With a pool (a KeptArrays, which must outlive every vector that uses it
+// and whose one thread alone grows or frees them), a vector's large buffers
+// are taken from it and given back to it; without one (the default), they
+// are mapped and unmapped.  The pool goes with a vector's contents when it
+// is moved, swapped or assigned.
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
+  using propagate_on_container_move_assignment = std::true_type;
+  using propagate_on_container_swap = std::true_type;
+  using propagate_on_container_copy_assignment = std::true_type;
+  using is_always_equal = std::false_type;
+  KeptArrays* pool = nullptr;
   HugePageAllocator() = default;
+  explicit HugePageAllocator(KeptArrays* p) noexcept : pool(p) {}
   template <class U>
-  constexpr HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
+  constexpr HugePageAllocator(const HugePageAllocator<U>& o) noexcept : pool(o.pool) {}
   T* allocate(std::size_t n) {
     if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
-    return static_cast<T*>(huge_alloc(n * sizeof(T)));
+    return static_cast<T*>(pool != nullptr ? pool->take(n * sizeof(T)) : huge_alloc(n * sizeof(T)));
   }
-  void deallocate(T* p, std::size_t n) noexcept { huge_free(p, n * sizeof(T)); }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (pool != nullptr)
+      pool->give(p, n * sizeof(T));
+    else
+      huge_free(p, n * sizeof(T));
+  }
   // Elements a vector adds without a value (resize(n), BigVector(n)) are
   // default-initialised: for the arrays' plain integers, not written at
   // all, as with `new T[n]`.  The engine's arrays are written whole before
@@ -112,8 +137,8 @@ struct HugePageAllocator {
     ::new (static_cast<void*>(p)) U;
   }
   template <class U>
-  friend constexpr bool operator==(const HugePageAllocator&, const HugePageAllocator<U>&) noexcept {
-    return true;
+  friend constexpr bool operator==(const HugePageAllocator& a, const HugePageAllocator<U>& b) noexcept {
+    return a.pool == b.pool;
   }
 };
 
