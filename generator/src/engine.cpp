@@ -435,7 +435,7 @@ std::string_view level_mode_name(LevelMode mode) {
 }
 
 MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int threads, std::uint64_t reader_bytes,
-                       std::uint64_t budget, KingsOnly kings_only) {
+                       std::uint64_t budget, KingsOnly kings_only, bool store_on_disk) {
   const LevelSizes L(canonical);
   const int P = PassList(metrics).size();
   threads = std::max(1, threads);
@@ -465,7 +465,7 @@ MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int 
   const std::uint64_t slots = table_slots(L.index);
   plan.minimum = worst_of(0, false) + fixed;
   plan.store = slots * 2 * static_cast<std::uint64_t>(P);
-  plan.spill = plan.minimum + plan.store > budget;
+  plan.spill = store_on_disk || plan.minimum + plan.store > budget;
   if (plan.spill) {
     plan.spill_disk = plan.store;
     plan.store = 0;
@@ -495,7 +495,8 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
   const PassList passes = opt.limited ? PassList(*opt.limited) : PassList(opt.metrics);
   const int P = passes.size();
   const MemoryPlan plan =
-      plan_memory(m, opt.metrics, threads, successors.reader_bytes(), opt.memory_budget, opt.kings_only);
+      plan_memory(m, opt.metrics, threads, successors.reader_bytes(), opt.memory_budget, opt.kings_only,
+                  opt.store_on_disk);
   auto fail = [&](const std::string& why, ErrorCode code = ErrorCode::Other) {
     return Status(Error(m.name() + ": " + why, code));
   };

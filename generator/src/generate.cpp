@@ -97,14 +97,27 @@ void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r
 
 ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Material& m, const MetricSet& metrics,
                            int threads, std::uint64_t budget) {
-  const std::uint64_t need = plan_memory(m, metrics, threads, kCachePerThread, budget).peak;
   // The tables and the build's plan stay within 7/8 of the budget: the
   // tables are counted exactly, so what the plan does not see (allocator
   // slack, the sink's buffers) has the rest.
   const std::uint64_t share = budget / 8 * 7;
-  resident.make_room(i, need, share);
   ResidentStep step;
-  step.keep = resident.keep(i, need, share);
+  const MemoryPlan plan = plan_memory(m, metrics, threads, kCachePerThread, budget);
+  // A store held in memory that leaves no room for the tables m captures
+  // into goes to disk instead: reading them from their files (a block
+  // decode, and a search where the successor must capture) cost more than
+  // writing the store once and reading it back.  Russian -n 7, all metrics,
+  // --memory 16G: 2K2Mv2K1M's store of 11.3 GB left 0.9 GB for tables and
+  // its units took 2.5 times those of the WDL-only run (7.4 GB of tables).
+  const std::uint64_t captures = resident.capture_bytes(i);
+  step.store_on_disk = !plan.spill && plan.store > 0 && plan.peak + captures > share;
+  const std::uint64_t need =
+      step.store_on_disk ? plan_memory(m, metrics, threads, kCachePerThread, budget, KingsOnly::Auto, true).peak
+                         : plan.peak;
+  resident.make_room(i, need, share);
+  // Kept after its build only beside the tables it captures into (when its
+  // store made room for them).
+  step.keep = resident.keep(i, need + (step.store_on_disk ? resident.capture_bytes(i, true) : 0), share);
   std::uint64_t held = resident.bytes() + (step.keep ? resident.bytes_of(i) : 0);
   step.load = resident.to_load(i, share - std::min(share, held + need));
   for (std::size_t j : step.load) held += resident.bytes_of(j);
@@ -155,6 +168,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   bo.threads = threads;
   bo.memory_budget = step.budget;
   bo.spill_dir = table_dir(opt.out, rules);
+  bo.store_on_disk = step.store_on_disk;
   bo.progress = progress;
   bo.split = split;
   bo.mark_derived = true;  // capture positions are don't-care in the files

@@ -55,6 +55,7 @@ void fill_present(const Rules& rules, const GenerateOptions& opt, TableReport& r
 // adds them to `resident` (a dry run adds their sizes).
 struct ResidentStep {
   bool keep = false;
+  bool store_on_disk = false;  // BuildOptions::store_on_disk
   std::vector<std::size_t> load;
   std::uint64_t held = 0;
   std::uint64_t budget = 0;

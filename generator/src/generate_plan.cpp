@@ -152,7 +152,8 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
       ResidentStep step;
       step.budget = opt.memory_budget;
       if (resident) step = resident_step(*resident, i, m, opt.metrics, threads, opt.memory_budget);
-      const MemoryPlan mp = plan_memory(m, opt.metrics, threads, kCachePerThread, step.budget);
+      const MemoryPlan mp =
+          plan_memory(m, opt.metrics, threads, kCachePerThread, step.budget, KingsOnly::Auto, step.store_on_disk);
       r.predicted.peak_bytes = step.held + mp.peak;
       r.predicted.minimum_bytes = mp.minimum;
       r.predicted.fits = mp.minimum <= step.budget;  // build_material's check

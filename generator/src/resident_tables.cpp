@@ -77,6 +77,14 @@ std::vector<std::size_t> ResidentTables::to_load(std::size_t i, std::uint64_t ro
   return out;
 }
 
+std::uint64_t ResidentTables::capture_bytes(std::size_t i, bool missing) const {
+  std::uint64_t bytes = 0;
+  for (const Material& s : successors(order_[i]))
+    if (const auto at = at_.find(s); at != at_.end() && s.pieces() < order_[i].pieces() && !(missing && holds(s)))
+      bytes += bytes_of(at->second);
+  return bytes;
+}
+
 bool ResidentTables::holds(const Material& canonical) const {
   for (const Table& t : tables_)
     if (t.canonical == canonical) return true;

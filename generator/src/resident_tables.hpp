@@ -79,6 +79,10 @@ class ResidentTables {
   // to build from order[i] on that convert into it.
   // Returned as indices into the order.  Cost: microseconds.
   std::vector<std::size_t> to_load(std::size_t i, std::uint64_t room) const;
+  // The bytes the materials of the order that order[i] converts into by
+  // captures (fewer pieces) take in memory: all of them, or those not held
+  // (`missing`).  Cost: microseconds.
+  std::uint64_t capture_bytes(std::size_t i, bool missing = false) const;
   // Adds order[i]'s codes (null in a dry run: only the size counts).
   void add(std::size_t i, Codes codes);
 

@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <vector>
 
+#include "damka/engine.hpp"
 #include "damka/material.hpp"
 #include "damka/slots.hpp"
+#include "generate_detail.hpp"
 #include "resident_tables.hpp"
 
 namespace damka {
@@ -125,6 +127,79 @@ TEST(ResidentTables, APresentTableLargerThanItsReadersIsNotLoaded) {
       return;
     }
   FAIL() << "no material up to 4 pieces converts into a larger one";
+}
+
+TEST(ResidentTables, CaptureBytesCountTheSuccessorsWithFewerPieces) {
+  const std::vector<Material> order = build_order(4);
+  ResidentTables rt(order, std::vector<bool>(order.size(), true));
+  const std::size_t i = index_of(order, *Material::parse("2K1Mv1K"));
+  ASSERT_LT(i, order.size());
+  std::uint64_t want = 0;
+  std::size_t first_capture = order.size();
+  for (const Material& s : successors(order[i]))
+    if (s.pieces() < order[i].pieces()) {
+      want += rt.bytes_of(index_of(order, s));
+      first_capture = std::min(first_capture, index_of(order, s));
+    }
+  ASSERT_GT(want, 0u);
+  EXPECT_EQ(rt.capture_bytes(i), want);
+  EXPECT_EQ(rt.capture_bytes(i, true), want);
+  // A capture successor held: no longer missing; a promotion (3Kv1K, as
+  // many pieces) never counts.
+  rt.add(first_capture, nullptr);
+  rt.add(index_of(order, *Material::parse("3Kv1K")), nullptr);
+  EXPECT_EQ(rt.capture_bytes(i), want);
+  EXPECT_EQ(rt.capture_bytes(i, true), want - rt.bytes_of(first_capture));
+}
+
+// resident_step puts a material's store on disk where, held in memory, it
+// would leave no room for the tables the material captures into: then
+// they are loaded; with room for both, the store stays in memory.
+TEST(ResidentTables, AStoreThatCrowdsOutTheCaptureTablesGoesToDisk) {
+  const std::vector<Material> order = build_order(5);
+  std::vector<bool> build(order.size(), false);
+  const std::size_t i = index_of(order, *Material::parse("2K1Mv1K1M"));
+  ASSERT_LT(i, order.size());
+  build[i] = true;  // the rest present: its capture successors can be loaded
+  const Material& m = order[i];
+  const MetricSet all{.dtw = true, .dtc = true};
+  const int threads = 2;
+  ResidentTables probe(order, build);
+  const std::uint64_t captures = probe.capture_bytes(i);
+  ASSERT_GT(captures, 0u);
+  const MemoryPlan roomy = plan_memory(m, all, threads, generate_detail::kCachePerThread, std::uint64_t{1} << 40);
+  ASSERT_FALSE(roomy.spill);
+  // A budget whose share (7/8) holds the plan and the tables: in memory.
+  {
+    ResidentTables rt(order, build);
+    const std::uint64_t budget = (roomy.peak + captures) / 7 * 8 + (std::uint64_t{64} << 20);
+    const generate_detail::ResidentStep step = generate_detail::resident_step(rt, i, m, all, threads, budget);
+    EXPECT_FALSE(step.store_on_disk);
+  }
+  // Room for the store or the tables, not both: the store to disk (though
+  // it would fit), the tables loaded.
+  bool seen = false;
+  for (std::uint64_t budget = roomy.peak; budget < 2 * roomy.peak && !seen; budget += std::uint64_t{1} << 20) {
+    const MemoryPlan in_memory = plan_memory(m, all, threads, generate_detail::kCachePerThread, budget);
+    if (in_memory.spill || in_memory.peak + captures <= budget / 8 * 7) continue;
+    const MemoryPlan on_disk = plan_memory(m, all, threads, generate_detail::kCachePerThread, budget,
+                                           KingsOnly::Auto, true);
+    ASSERT_TRUE(on_disk.spill);
+    EXPECT_EQ(on_disk.store, 0u);
+    EXPECT_EQ(on_disk.spill_disk, in_memory.store);
+    if (on_disk.peak + captures > budget / 8 * 7) continue;  // no room for the tables either way
+    ResidentTables rt(order, build);
+    const generate_detail::ResidentStep step = generate_detail::resident_step(rt, i, m, all, threads, budget);
+    EXPECT_TRUE(step.store_on_disk) << budget;
+    for (const Material& s : successors(m)) {  // every capture successor is present and fits
+      if (s.pieces() < m.pieces()) {
+        EXPECT_EQ(std::count(step.load.begin(), step.load.end(), index_of(order, s)), 1) << s.name() << " " << budget;
+      }
+    }
+    EXPECT_FALSE(step.keep);  // not built again by this run: nothing reads it
+    seen = true;
+  }
+  EXPECT_TRUE(seen) << "no budget between the plan's peak and twice it has room for the tables only without the store";
 }
 
 }  // namespace

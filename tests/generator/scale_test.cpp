@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <new>
+#include <optional>
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -169,6 +170,40 @@ TEST(Scale, LevelsInATemporaryFileGiveTheSameBytes) {
     for (const auto& e : fs::directory_iterator(table_dir(b.path, r)))
       EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
   }
+}
+
+// Where a material's store, held in memory, would leave no room for the
+// tables it captures into, the store goes to its temporary file though it
+// would fit (generate_detail::resident_step): the same bytes, and the dry
+// run predicts it.
+TEST(Scale, AStoreOnDiskForTheCaptureTablesGivesTheSameBytes) {
+  const Rules& r = rules_of(Variant::Russian);
+  TempDir a, b;
+  ASSERT_TRUE(generate(r, options(a.path, 4, 2)).ok());
+  // The smallest budget (in MiB steps) at which some material's store goes
+  // to disk though its plan with the store in memory fits the share.
+  std::uint64_t low = 0;
+  for (const Material& m : build_order(4))
+    low = std::max(low, plan_memory(m, MetricSet{}, 2, 16u << 20, 0).minimum);
+  GenerateOptions o = options(b.path, 4, 2);
+  o.calibrated_rate = 1e6;  // the dry run's time model is not what is tested
+  std::optional<std::vector<TableReport>> plan;
+  for (std::uint64_t budget = low; budget < 4 * low && !plan; budget += std::uint64_t{1} << 20) {
+    o.memory_budget = budget;
+    auto p = plan_generation(r, o);
+    ASSERT_TRUE(p.ok()) << p.message();
+    for (const TableReport& t : *p)
+      if (t.spilled && plan_memory(t.material, o.metrics, 2, 16u << 20, budget).peak <= budget / 8 * 7) plan = *p;
+  }
+  ASSERT_TRUE(plan) << "no budget from " << low << " puts a store on disk for the capture tables";
+  auto built = generate(r, o);
+  ASSERT_TRUE(built.ok()) << built.message();
+  ASSERT_EQ(built->size(), plan->size());
+  for (std::size_t i = 0; i < built->size(); ++i) {
+    EXPECT_EQ((*built)[i].spilled, (*plan)[i].spilled) << (*built)[i].material.name();
+    EXPECT_EQ((*built)[i].resident_bytes, (*plan)[i].resident_bytes) << (*built)[i].material.name();
+  }
+  EXPECT_EQ(expect_same_files(r, a.path, b.path), 3 * static_cast<int>(build_order(4).size()));
 }
 
 TEST(Scale, TooSmallABudgetFailsAtOnceNamingTheNeed) {

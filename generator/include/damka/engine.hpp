@@ -222,6 +222,12 @@ struct BuildOptions {
   int threads = 1;
   std::uint64_t memory_budget = ~std::uint64_t{0};  // bytes
   std::filesystem::path spill_dir;                   // where a store that does not fit in memory goes
+  // The store (the finished values, 2 bytes per position and pass) goes to
+  // its temporary file in spill_dir even where it would fit in the budget:
+  // the generator's choice when the memory is worth more to the tables the
+  // material captures into (generate_detail::resident_step).  No value
+  // depends on it.  Cost: the store's bytes written once and read once.
+  bool store_on_disk = false;
   // Called from the calling thread as work completes: positions done, total.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
   // Null: this process solves every unit.  Else the split it takes part in.
@@ -298,8 +304,11 @@ struct MemoryPlan {
   // units' graphs (the graphs of all do not fit).
   std::uint32_t levels_partly_graphed = 0;
 };
+// store_on_disk: the store goes to its temporary file even where it would
+// fit (BuildOptions::store_on_disk).
 MemoryPlan plan_memory(const Material& canonical, const MetricSet& metrics, int threads,
-                       std::uint64_t reader_bytes, std::uint64_t budget, KingsOnly kings_only = KingsOnly::Auto);
+                       std::uint64_t reader_bytes, std::uint64_t budget, KingsOnly kings_only = KingsOnly::Auto,
+                       bool store_on_disk = false);
 
 // Solves `canonical` (every material it converts into must be readable from
 // `successors`) and streams its values to `sink`.  Fails with a message naming
