@@ -107,8 +107,10 @@ ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Materi
   // into goes to disk instead: reading them from their files (a block
   // decode, and a search where the successor must capture) cost more than
   // writing the store once and reading it back.  Russian -n 7, all metrics,
-  // --memory 16G: 2K2Mv2K1M's store of 11.3 GB left 0.9 GB for tables and
-  // its units took 2.5 times those of the WDL-only run (7.4 GB of tables).
+  // --memory 16G: 2K2Mv2K1M's store of 11.3 GB left 0.9 GB for tables; with
+  // the store on disk 6.8 GB, and rebuilt alone (the rest present) its units
+  // took 490-593 s instead of 731-738, the whole build 707-800 s instead of 853-857
+  // (the tables' loading and the store's writes included).
   const std::uint64_t captures = resident.capture_bytes(i);
   step.store_on_disk = !plan.spill && plan.store > 0 && plan.peak + captures > share;
   const std::uint64_t need =
