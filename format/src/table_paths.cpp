@@ -44,8 +44,9 @@ std::string table_name_problem(const std::filesystem::path& path, const Material
 }
 
 long temp_table_file_pid(std::string_view name) {
-  // <material>.<wdl|dtw|dtc>.tmp.<pid>.<n>, or <material>.levels.tmp.<pid>.<n>
+  // <material>.<wdl|dtw|dtc>.tmp.<pid>.<n>, <material>.levels.tmp.<pid>.<n>
   // (the generator's finished levels of a material too large for memory)
+  // or <material>.codes.tmp.<pid>.<n> (its saved codes of a finished table)
   const std::size_t tmp = name.rfind(".tmp.");
   if (tmp == std::string_view::npos) return -1;
   const std::string_view table = name.substr(0, tmp), rest = name.substr(tmp + 5);
@@ -54,7 +55,7 @@ long temp_table_file_pid(std::string_view name) {
   const std::size_t ext = table.rfind('.');
   if (ext == std::string_view::npos) return -1;
   const std::string_view metric = table.substr(ext + 1);
-  if (metric != "wdl" && metric != "dtw" && metric != "dtc" && metric != "levels") return -1;
+  if (metric != "wdl" && metric != "dtw" && metric != "dtc" && metric != "levels" && metric != "codes") return -1;
   if (!Material::parse(table.substr(0, ext)).ok()) return -1;
   return std::stol(std::string(rest.substr(0, dot)));
 }

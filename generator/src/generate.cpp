@@ -24,6 +24,7 @@
 #include "phase_clock.hpp"
 #include "damka/phase_notes.hpp"
 #include "resolve_derived.hpp"
+#include "saved_codes.hpp"
 #include "table_sink.hpp"
 
 namespace damka {
@@ -131,16 +132,26 @@ ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Materi
 Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* split,
                    const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r,
                    ResidentTables* resident, std::size_t index, const LoadTalk& talk, KeptArrays* kept,
-                   KeptScratch* scratch) {
+                   KeptScratch* scratch, SavedCodes* saved) {
   const Material m = r.material;
   const int threads = std::max(1, opt.threads);
   const double wall0 = engine_detail::wall_seconds(), cpu0 = engine_detail::process_cpu_seconds();
   const Metric primary = opt.metrics.dtw ? Metric::DTW : Metric::WDL;
   ResidentStep step;
   step.budget = opt.memory_budget;
-  if (resident != nullptr) step = resident_step(*resident, index, m, opt.metrics, threads, opt.memory_budget);
-  r.resident_bytes = step.held;
   Env& env = env_or_default(opt.env);
+  if (resident != nullptr) {
+    step = resident_step(*resident, index, m, opt.metrics, threads, opt.memory_budget);
+    // Tables dropped while materials still to build read them: their true
+    // codes to saved files, read back instead of their table files.
+    for (auto& [s, codes] : resident->take_dropped()) {
+      const Status w = saved != nullptr ? saved->save(s, *codes) : Status(Error("not saved"));
+      if (w.ok()) continue;
+      resident->unsave(s);
+      if (saved != nullptr && talk.notice) talk.notice(w.message() + " (read from its table files instead)");
+    }
+  }
+  r.resident_bytes = step.held;
   // The previous store's arrays are not in resident_step's count: given
   // back before tables are read into memory beside them.
   if (!step.load.empty()) {
@@ -149,12 +160,20 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   }
   for (std::size_t j : step.load) {  // present successors, read once into memory
     const Material s = resident->material(j);
+    const bool from_saved = saved != nullptr && saved->has(s);
     if (talk.notice)
-      talk.notice("loading " + s.name() + " (" + std::to_string(table_slots(s)) + " positions) into memory for " +
-                  m.name() + " and the materials after it");
+      talk.notice("loading " + s.name() + " (" + std::to_string(table_slots(s)) + " positions) into memory " +
+                  (from_saved ? "from its saved codes " : "") + "for " + m.name() + " and the materials after it");
     std::function<void(std::uint64_t, std::uint64_t)> loading;
     if (talk.loading) loading = [&](std::uint64_t done, std::uint64_t total) { talk.loading(s, done, total); };
-    auto codes = load_resident(rules, opt.out, s, primary, resident, threads, env, loading, kept);
+    Expected<ResidentTables::Codes> codes = Error("");
+    if (from_saved) {
+      if (loading) loading(0, table_slots(s));
+      codes = saved->load(s, kept);
+      if (codes && loading) loading(table_slots(s), table_slots(s));
+      if (!codes && talk.notice) talk.notice(codes.message() + " (read from its table files instead)");
+    }
+    if (!codes) codes = load_resident(rules, opt.out, s, primary, resident, threads, env, loading, kept);
     if (!codes) return Error(m.name() + ": " + codes.message(), codes.code());
     resident->add(j, std::move(*codes));
   }
@@ -366,12 +385,14 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
   // when dropped: it outlives them.
   KeptArrays kept;  // pages of one material's store and of dropped tables, for the next ones (huge_pages.hpp)
   ResidentTables resident(order, build);
+  resident.save_dropped(true);
   // The phase notes: earlier runs' entries kept, this run's added as it goes.
   const std::filesystem::path notes_path = phase_notes_path(rules, opt.out);
   PhaseNotes notes;
   if (output_lock && overall_total != 0) notes = read_phase_notes(notes_path, env_or_default(opt.env));
   std::vector<TableReport> reports;
   KeptScratch scratch;  // and its threads' unit scratch (engine.hpp)
+  SavedCodes saved(dir, env_or_default(opt.env));  // tables dropped from memory that later materials read
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];
     TableReport r;
@@ -400,9 +421,10 @@ Expected<std::vector<TableReport>> generate(const Rules& rules, const GenerateOp
         };
       if (Status s =
               build_table(rules, opt, nullptr, progress, r, opt.keep_finished ? &resident : nullptr, i, talk, &kept,
-                          &scratch);
+                          &scratch, &saved);
           !s.ok())
         return s.error();
+      saved.forget_unneeded(resident, i + 1);
       overall_done += r.positions;
       // The table's time is its profile's (the notes' write below is not the table's).
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

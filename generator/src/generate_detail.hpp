@@ -9,6 +9,7 @@
 
 #include "damka/generate.hpp"
 #include "resident_tables.hpp"
+#include "saved_codes.hpp"
 
 namespace damka::generate_detail {
 
@@ -77,7 +78,7 @@ struct LoadTalk {
 Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* split,
                    const std::function<void(std::uint64_t, std::uint64_t)>& progress, TableReport& r,
                    ResidentTables* resident = nullptr, std::size_t index = 0, const LoadTalk& talk = {},
-                   KeptArrays* kept = nullptr, KeptScratch* scratch = nullptr);
+                   KeptArrays* kept = nullptr, KeptScratch* scratch = nullptr, SavedCodes* saved = nullptr);
 
 // generate() on several ranks (generate_ranks.cpp).
 // Tells `notice` about each rank note (rank_note_path) a killed job of

@@ -136,7 +136,10 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
     scaling[static_cast<int>(kind)] = measured.threads > 0 && measured.wall() > 0 ? scaling_of(measured) : default_scaling(kind);
   }
   double fitted[2] = {1.0, 1.0};  // measured_speed_factor, once the rate is known
-  if (ranks == 1 && opt.keep_finished) resident.emplace(order, build);
+  if (ranks == 1 && opt.keep_finished) {
+    resident.emplace(order, build);
+    resident->save_dropped(true);  // as generate() does: what it drops and reloads is the same
+  }
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Material m = order[i];
     TableReport r;
@@ -164,7 +167,8 @@ Expected<std::vector<TableReport>> plan_generation(const Rules& rules, const Gen
         resident->add(j, nullptr);
         load_seconds += static_cast<double>(table_slots(order[j])) * kLoadSecondsPerPosition / threads;
       }
-      r.predicted.spill_bytes = mp.spill_disk;
+      // The level file, and the saved codes of tables dropped from memory.
+      r.predicted.spill_bytes = mp.spill_disk + (resident ? resident->saved_bytes(i) : 0);
       r.predicted.levels_by_mode = mp.levels_by_mode;
       const bool small = opt.compression == Compression::Small;
       int zstd_files = 0;

@@ -33,6 +33,12 @@
 // place (file_successors.cpp).  So only the capture positions a build reads
 // are searched: searching all of them at load time was half of `-m
 // 2K2Mv1K1M`'s time with the 6-piece set present (50.2 s; 36.2 s now).
+// A table this run built and then dropped for room while materials still
+// to build read it is loaded again from a file of its true codes instead
+// (saved_codes.hpp: make_room hands the codes over, generate() writes them),
+// so none of its capture positions is searched: Russian 4Kv1K2M's units
+// took 57 s with its 6-piece tables' capture positions resolved against
+// 81 s resolving them as read (WDL, the 7-piece promotion file read through).
 // Keeping tables changes no value: the files are the same with or without
 // (tested).  Not thread-safe; readers (FileSuccessors) hold the codes they
 // use (shared ownership), so dropping a table never invalidates a reader.
@@ -41,6 +47,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "damka/huge_pages.hpp"
@@ -63,11 +71,32 @@ class ResidentTables {
   // never resident).
   ResidentTables(std::vector<Material> order, std::vector<bool> build);
 
+  // Whether tables dropped while still needed are saved (below; off by
+  // default): generate() and its dry run turn it on.
+  void save_dropped(bool on) { save_dropped_ = on; }
   // Before building order[i], whose plan needs `need` bytes (its own
   // resolved codes included when keep(i) says so) of `budget`: drops the
   // tables no material from order[i] on converts into, then the largest
-  // ones until bytes() + need <= budget.
+  // ones until bytes() + need <= budget.  With save_dropped, a table
+  // dropped while a material from order[i] on still converts into it is
+  // marked saved (saved()), and its codes (a build's, not a dry run's) are
+  // handed to the caller by take_dropped() to be written to a temporary
+  // file (saved_codes.hpp).
   void make_room(std::size_t i, std::uint64_t need, std::uint64_t budget);
+  // The codes make_room dropped and marked saved since the last call.
+  std::vector<std::pair<Material, Codes>> take_dropped();
+  // Whether m's true codes are in a saved file (make_room dropped it while a
+  // later material still reads it): loading it again is one sequential read.
+  // unsave(): its file could not be written (or is no longer needed).
+  bool saved(const Material& m) const { return saved_.count(m) != 0; }
+  void unsave(const Material& m) { saved_.erase(m); }
+  // The bytes of the saved tables a material from order[from] on reads:
+  // the saved files on disk while order[from] is built (the dry run's
+  // temporary disk).  Cost: microseconds.
+  std::uint64_t saved_bytes(std::size_t from) const;
+  // Whether a material from order[from] on, built by this run, converts
+  // into m.  Cost: a map lookup.
+  bool needed(std::size_t from, const Material& m) const { return needed_from(from, m); }
   // Whether order[i] should be kept after its build (a later material
   // converts into it and its codes fit beside the tables kept and its own
   // plan, `need` bytes without them).
@@ -76,7 +105,8 @@ class ResidentTables {
   // `room` bytes: order[i]'s successors whose files are present (not built
   // by this run, or built by it and with fewer pieces than order[i]) and
   // not held, smallest first, each at most as large as the positions still
-  // to build from order[i] on that convert into it.
+  // to build from order[i] on that convert into it.  (A saved table is
+  // chosen the same way: its faster load changes no plan.)
   // Returned as indices into the order.  Cost: microseconds.
   std::vector<std::size_t> to_load(std::size_t i, std::uint64_t room) const;
   // The bytes the materials of the order that order[i] converts into by
@@ -112,6 +142,9 @@ class ResidentTables {
   std::map<Material, std::size_t> at_;        // index in the order
   std::vector<Table> tables_;
   std::uint64_t bytes_ = 0;
+  bool save_dropped_ = false;
+  std::set<Material> saved_;
+  std::vector<std::pair<Material, Codes>> dropped_;
 };
 
 }  // namespace damka

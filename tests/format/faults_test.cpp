@@ -116,6 +116,9 @@ TEST(TableFaults, WdlTableWithCodesAboveTwoIsRefusedInAnyEncoding) {
 TEST(TableFaults, TemporaryFilePattern) {
   EXPECT_EQ(temp_table_file_pid("1K1Mv1M.dtw.tmp.16213.19"), 16213);
   EXPECT_EQ(temp_table_file_pid("3Kv1K.wdl.tmp.1.0"), 1);
+  EXPECT_EQ(temp_table_file_pid("2K1Mv2K.levels.tmp.5.6"), 5);  // the generator's level file
+  EXPECT_EQ(temp_table_file_pid("2K1Mv2K.codes.tmp.7.8"), 7);   // its saved codes (saved_codes.hpp)
+  EXPECT_EQ(temp_table_file_pid("notes.codes.tmp.7.8"), -1);
   EXPECT_EQ(temp_table_file_pid("3Kv1K.wdl"), -1);
   EXPECT_EQ(temp_table_file_pid("3Kv1K.txt.tmp.1.0"), -1);
   EXPECT_EQ(temp_table_file_pid("notes.wdl.tmp.1.0"), -1);

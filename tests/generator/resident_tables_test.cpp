@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "damka/engine.hpp"
@@ -96,6 +97,55 @@ TEST(ResidentTables, TablesThisRunBuiltEarlierAreLoadedAgainForCaptures) {
   for (std::size_t j = 0; j < order.size(); ++j)
     for (const Material& s : successors(order[j]))
       EXPECT_LT(index_of(order, s), j) << order[j].name() << " is built before its successor " << s.name();
+}
+
+// A table make_room drops while a material still to build reads it is
+// saved (saved_codes.hpp) when saving is on: its codes handed over once,
+// its bytes counted as saved while a material still reads it, and offered
+// again as before (a capture successor, not a promotion successor this run
+// built: the same plans, only a faster load).  A table nothing reads any
+// more is not saved; with saving off, nothing is.
+TEST(ResidentTables, TablesDroppedWhileStillReadAreSavedAndOfferedAgain) {
+  const std::vector<Material> order = build_order(4);
+  const std::vector<bool> build(order.size(), true);
+  const std::size_t i = index_of(order, *Material::parse("2K1Mv1K"));
+  const std::size_t promoted = index_of(order, *Material::parse("3Kv1K"));
+  const std::size_t captured = index_of(order, *Material::parse("1K1Mv1K"));
+  ASSERT_LT(i, order.size());
+  std::size_t unread = order.size();  // built before i, read by no material from i on
+  for (std::size_t j = 0; j < i && unread == order.size(); ++j)
+    if (!ResidentTables(order, build).needed(i, order[j])) unread = j;
+  ASSERT_LT(unread, order.size());
+  auto codes_of = [&](std::size_t j) {
+    return std::make_shared<BigVector<std::uint16_t>>(table_slots(order[j]), std::uint16_t{7});
+  };
+  for (const bool saving : {false, true}) {
+    SCOPED_TRACE(saving ? "saving" : "not saving");
+    ResidentTables rt(order, build);
+    rt.save_dropped(saving);
+    for (std::size_t j : {promoted, captured, unread}) rt.add(j, codes_of(j));
+    rt.make_room(i, 1, 0);  // no room: every table dropped
+    EXPECT_EQ(rt.bytes(), 0u);
+    EXPECT_EQ(rt.saved(order[promoted]), saving);
+    EXPECT_EQ(rt.saved(order[captured]), saving);
+    EXPECT_FALSE(rt.saved(order[unread]));
+    const auto dropped = rt.take_dropped();
+    ASSERT_EQ(dropped.size(), saving ? 2u : 0u);
+    for (const auto& [m, codes] : dropped) {
+      ASSERT_NE(codes, nullptr) << m.name();
+      EXPECT_EQ(codes->size(), table_slots(m));
+      EXPECT_TRUE(m == order[promoted] || m == order[captured]) << m.name();
+    }
+    EXPECT_TRUE(rt.take_dropped().empty());  // handed over once
+    EXPECT_EQ(rt.saved_bytes(i), saving ? rt.bytes_of(promoted) + rt.bytes_of(captured) : 0u);
+    EXPECT_EQ(rt.saved_bytes(order.size()), 0u);  // nothing reads them after the last material
+    const std::vector<std::size_t> loads = rt.to_load(i, ~std::uint64_t{0});
+    EXPECT_EQ(std::count(loads.begin(), loads.end(), captured), 1);
+    EXPECT_EQ(std::count(loads.begin(), loads.end(), promoted), 0);
+    rt.unsave(order[promoted]);
+    EXPECT_FALSE(rt.saved(order[promoted]));
+    EXPECT_EQ(rt.saved_bytes(i), saving ? rt.bytes_of(captured) : 0u);
+  }
 }
 
 TEST(ResidentTables, APresentTableLargerThanItsReadersIsNotLoaded) {

@@ -10,6 +10,8 @@
 #include <iterator>
 #include <new>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -204,6 +206,94 @@ TEST(Scale, AStoreOnDiskForTheCaptureTablesGivesTheSameBytes) {
     EXPECT_EQ((*built)[i].resident_bytes, (*plan)[i].resident_bytes) << (*built)[i].material.name();
   }
   EXPECT_EQ(expect_same_files(r, a.path, b.path), 3 * static_cast<int>(build_order(4).size()));
+}
+
+// The default Env, but for the saved codes' files (saved_codes.hpp), which
+// cannot be created: a full disk.
+class NoRoomForSavedCodes final : public Env {
+ public:
+  Expected<std::unique_ptr<File>> open_read(const fs::path& p) override { return base().open_read(p); }
+  Expected<TempFile> create_temp(const fs::path& dir, std::string_view stem, unsigned mode) override {
+    if (stem.ends_with(".codes")) return Error((dir / stem).string() + ": No space left on device", ErrorCode::Io);
+    return base().create_temp(dir, stem, mode);
+  }
+  Expected<std::unique_ptr<File>> open_lock_file(const fs::path& p) override { return base().open_lock_file(p); }
+  Status rename(const fs::path& from, const fs::path& to) override { return base().rename(from, to); }
+  Status remove(const fs::path& p) override { return base().remove(p); }
+  Expected<FileInfo> stat(const fs::path& p) override { return base().stat(p); }
+  Expected<std::vector<std::string>> list_dir(const fs::path& d) override { return base().list_dir(d); }
+  Status make_dirs(const fs::path& d) override { return base().make_dirs(d); }
+
+ private:
+  static Env& base() { return default_env(); }
+};
+
+// A table dropped from memory while later materials read it has its true
+// codes saved to a temporary file and is loaded from there when needed
+// again (saved_codes.hpp): the same bytes as a roomy run, each such load
+// said, the dry run's residency the same, and no file left behind.
+TEST(Scale, TablesDroppedFromMemoryAreLoadedAgainFromSavedCodes) {
+  const Rules& r = rules_of(Variant::Russian);
+  TempDir a;
+  ASSERT_TRUE(generate(r, options(a.path, 4, 2)).ok());
+  std::uint64_t low = 0;
+  for (const Material& m : build_order(4)) low = std::max(low, plan_memory(m, MetricSet{}, 2, 16u << 20, 0).minimum);
+  int budgets_with_saved_loads = 0;
+  int tried = 0;
+  for (std::uint64_t budget = low; budget < 2 * low && budgets_with_saved_loads == 0; budget += 1u << 20) {
+    SCOPED_TRACE(budget);
+    TempDir b;
+    GenerateOptions o = options(b.path, 4, 2);
+    o.memory_budget = budget;
+    o.calibrated_rate = 1e6;  // the dry run's time model is not what is tested
+    auto plan = plan_generation(r, o);
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    // Built only where the dry run has a table saved (its temporary disk
+    // beyond a level file).
+    bool saves = false;
+    for (const TableReport& t : *plan) saves = saves || (!t.spilled && t.predicted.spill_bytes > 0);
+    if (!saves) continue;
+    ++tried;
+    std::vector<std::string> notices;
+    GenerateCallbacks cb;
+    cb.notice = [&](const std::string& n) { notices.push_back(n); };
+    auto built = generate(r, o, cb);
+    ASSERT_TRUE(built.ok()) << built.message();
+    ASSERT_EQ(built->size(), plan->size());
+    for (std::size_t i = 0; i < built->size(); ++i)
+      EXPECT_EQ((*built)[i].resident_bytes, (*plan)[i].resident_bytes) << (*built)[i].material.name();
+    int saved_loads = 0;
+    for (const std::string& n : notices) {
+      EXPECT_EQ(n.find("instead"), std::string::npos) << n;  // no saved file failed
+      saved_loads += n.rfind("loading ", 0) == 0 && n.find("from its saved codes") != std::string::npos;
+    }
+    if (saved_loads == 0) continue;
+    ++budgets_with_saved_loads;
+    EXPECT_EQ(expect_same_files(r, a.path, b.path), 3 * static_cast<int>(build_order(4).size()));
+    for (const auto& e : fs::directory_iterator(table_dir(b.path, r)))
+      EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+    // No room on the disk for the saved codes: said, and the tables are
+    // loaded from their files instead, the same bytes.
+    TempDir c;
+    NoRoomForSavedCodes full;
+    GenerateOptions f = o;
+    f.out = c.path;
+    f.env = &full;
+    notices.clear();
+    auto fallback = generate(r, f, cb);
+    ASSERT_TRUE(fallback.ok()) << fallback.message();
+    int unsaved = 0, from_saved = 0;
+    for (const std::string& n : notices) {
+      unsaved += n.find("cannot save its codes") != std::string::npos &&
+                 n.find("No space left on device") != std::string::npos && n.find("instead") != std::string::npos;
+      from_saved += n.find("from its saved codes") != std::string::npos;
+    }
+    EXPECT_GE(unsaved, 1);
+    EXPECT_EQ(from_saved, 0);
+    EXPECT_EQ(expect_same_files(r, a.path, c.path), 3 * static_cast<int>(build_order(4).size()));
+  }
+  EXPECT_EQ(budgets_with_saved_loads, 1) << "no budget from " << low << " drops a table that is loaded again ("
+                                        << tried << " save one)";
 }
 
 TEST(Scale, TooSmallABudgetFailsAtOnceNamingTheNeed) {

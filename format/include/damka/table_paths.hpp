@@ -36,7 +36,8 @@ std::string table_name_problem(const std::filesystem::path& path, const Material
 
 // write_table's temporary files, "<material>.<metric>.tmp.<pid>.<n>" beside
 // the table (FORMAT.md section 5), and the generator's level files of large
-// materials, "<material>.levels.tmp.<pid>.<n>" (<n>: a random number, the
+// materials, "<material>.levels.tmp.<pid>.<n>", and of finished tables
+// dropped from memory, "<material>.codes.tmp.<pid>.<n>" (<n>: a random number, the
 // files created O_EXCL|O_NOFOLLOW: safe_file.hpp); one is left behind only when a writer is
 // killed between creating it and renaming it.  The writer's pid when
 // `filename` (a name, not a path) has that pattern, else -1.

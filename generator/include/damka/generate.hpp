@@ -95,7 +95,7 @@ struct Prediction {
   std::uint64_t minimum_bytes = 0;
   bool fits = true;
   std::uint64_t disk_bytes = 0;   // the table files
-  std::uint64_t spill_bytes = 0;  // temporary disk while building (0: none)
+  std::uint64_t spill_bytes = 0;  // temporary disk while building (0: none): the level file and saved codes
   // The levels solved in each LevelMode (engine.hpp; MemoryPlan::levels_by_mode).
   std::array<std::uint32_t, kLevelModes> levels_by_mode{};
   double seconds = 0;
