@@ -96,7 +96,7 @@ class ResidentTables {
   std::uint64_t saved_bytes(std::size_t from) const;
   // Whether a material from order[from] on, built by this run, converts
   // into m.  Cost: a map lookup.
-  bool needed(std::size_t from, const Material& m) const { return needed_from(from, m); }
+  bool needed_from(std::size_t from, const Material& m) const;
   // Whether order[i] should be kept after its build (a later material
   // converts into it and its codes fit beside the tables kept and its own
   // plan, `need` bytes without them).
@@ -131,9 +131,6 @@ class ResidentTables {
     std::uint64_t bytes;
     Codes codes;
   };
-  // Whether a material from order[from] on, built by this run, converts
-  // into m.
-  bool needed_from(std::size_t from, const Material& m) const;
 
   std::vector<Material> order_;
   std::vector<bool> build_;

@@ -57,7 +57,7 @@ Expected<ResidentTables::Codes> SavedCodes::load(const Material& m, KeptArrays* 
 
 void SavedCodes::forget_unneeded(ResidentTables& resident, std::size_t from) {
   for (auto it = files_.begin(); it != files_.end();) {
-    if (resident.needed(from, it->first)) {
+    if (resident.needed_from(from, it->first)) {
       ++it;
       continue;
     }

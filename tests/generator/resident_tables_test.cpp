@@ -114,7 +114,7 @@ TEST(ResidentTables, TablesDroppedWhileStillReadAreSavedAndOfferedAgain) {
   ASSERT_LT(i, order.size());
   std::size_t unread = order.size();  // built before i, read by no material from i on
   for (std::size_t j = 0; j < i && unread == order.size(); ++j)
-    if (!ResidentTables(order, build).needed(i, order[j])) unread = j;
+    if (!ResidentTables(order, build).needed_from(i, order[j])) unread = j;
   ASSERT_LT(unread, order.size());
   auto codes_of = [&](std::size_t j) {
     return std::make_shared<BigVector<std::uint16_t>>(table_slots(order[j]), std::uint16_t{7});
