@@ -18,6 +18,9 @@ inline constexpr std::array<unsigned char, 8> kEndMagic = {'D', 'M', 'K', 'E', '
 inline constexpr std::uint64_t kTrailerSize = 16;     // u64 file checksum, end magic
 inline constexpr std::uint32_t kGroupBlocks = 64;     // blocks per checksum group
 inline constexpr std::uint64_t kGroupEntrySize = 16;  // u64 base offset, u64 XXH3 of the group's bytes
+// DTW/DTC blocks' zstd level with the default compression (FORMAT.md 6); the
+// writer tunes two of zstd's parameters at this level (table_writer.cpp).
+inline constexpr int kDefaultZstdLevel = 7;
 // wdlrun: symbols are coded with one Huffman code per context (FORMAT.md
 // 3.4).  A symbol's *class* (next_context below, 0..5) says what it was: a
 // literal ending in code 0, 1 or 2, or a run of 0, 1 or 2.  Versions 4..6

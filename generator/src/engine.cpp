@@ -503,7 +503,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
   if (plan.minimum > opt.memory_budget) return fail(memory_shortfall(plan.minimum, threads, opt.memory_budget));
   stats = BuildStats{};
   stats.profile.threads = threads;
-  const double cpu0 = process_cpu_seconds();
+  const Usage used0 = Usage::now();
   stats.peak_bytes = plan.peak;
   stats.spilled = plan.spill;
   try {
@@ -729,7 +729,7 @@ Status build_material(const Rules& rules, const Material& m, const SuccessorSour
     return fail(e.what());
   }
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  settle_other(stats.profile, stats.seconds, process_cpu_seconds() - cpu0);
+  settle_other(stats.profile, stats.seconds, Usage::now() - used0);
   return {};
 }
 

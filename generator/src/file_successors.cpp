@@ -216,6 +216,13 @@ class FileReader : public FileSuccessorReader {
 
 }  // namespace
 
+std::vector<std::pair<Material, bool>> FileSuccessors::sources() const {
+  std::vector<std::pair<Material, bool>> out;
+  out.reserve(entries_.size());
+  for (const Entry& e : entries_) out.emplace_back(e.canonical, e.resident != nullptr);
+  return out;
+}
+
 int FileSuccessors::find(const Material& canonical) const {
   if (!has_material_number(canonical)) return -1;
   return by_key_[static_cast<std::size_t>(material_number(canonical))];

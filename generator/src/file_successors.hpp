@@ -63,6 +63,9 @@ class FileSuccessors : public SuccessorSource {
   };
   // Entry number of a canonical material, -1 if not opened.
   int find(const Material& canonical) const;
+  // Every material it reads (canonical, in opening order), and whether it
+  // is read from memory (resident) rather than through its files.
+  std::vector<std::pair<Material, bool>> sources() const;
 
  private:
   const Rules* rules_ = nullptr;

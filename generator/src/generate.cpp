@@ -135,7 +135,8 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
                    KeptScratch* scratch, SavedCodes* saved) {
   const Material m = r.material;
   const int threads = std::max(1, opt.threads);
-  const double wall0 = engine_detail::wall_seconds(), cpu0 = engine_detail::process_cpu_seconds();
+  const double wall0 = engine_detail::wall_seconds();
+  const engine_detail::Usage used0 = engine_detail::Usage::now();
   const Metric primary = opt.metrics.dtw ? Metric::DTW : Metric::WDL;
   ResidentStep step;
   step.budget = opt.memory_budget;
@@ -179,6 +180,12 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
   }
   auto succ = FileSuccessors::open(rules, opt.out, successors(m), primary, kCachePerThread, threads, resident, env);
   if (!succ) return Error(m.name() + ": cannot read a table it converts into: " + succ.message());
+  using From = TableReport::SuccessorRead::From;
+  for (const auto& [s, in_memory] : (*succ)->sources()) {
+    const bool loaded = std::any_of(step.load.begin(), step.load.end(),
+                                    [&, s = s](std::size_t j) { return resident->material(j) == s; });
+    r.add_successor_read(s, !in_memory ? From::Files : loaded ? From::Loaded : From::Memory);
+  }
   const bool writes = split == nullptr || split->writer();
   FileSink sink(rules, opt.out, m, opt.metrics, opt.compression, threads, env, opt.one_side);
   NoSink none;
@@ -212,8 +219,7 @@ Status build_table(const Rules& rules, const GenerateOptions& opt, LevelSplit* s
     if (Status s = sink.finish(r); !s.ok()) return s;
   }
   if (resolved) resident->add(index, std::move(resolved));
-  engine_detail::settle_other(r.profile, engine_detail::wall_seconds() - wall0,
-                              engine_detail::process_cpu_seconds() - cpu0);
+  engine_detail::settle_other(r.profile, engine_detail::wall_seconds() - wall0, engine_detail::Usage::now() - used0);
   r.action = TableReport::Action::Built;
   r.white_to_move = bs.side[0];
   r.black_to_move = bs.side[1];

@@ -6,7 +6,11 @@ namespace {
 
 nlohmann::json time_json(const PhaseTime& t, int threads) {
   const double room = threads * t.wall;
-  return {{"wall_seconds", t.wall}, {"busy_seconds", t.busy}, {"busy_share", room > 0 ? t.busy / room : 0.0}};
+  return {{"wall_seconds", t.wall},
+          {"busy_seconds", t.busy},
+          {"busy_share", room > 0 ? t.busy / room : 0.0},
+          {"kernel_seconds", t.kernel},
+          {"page_faults", t.faults}};
 }
 
 }  // namespace
@@ -14,7 +18,7 @@ nlohmann::json time_json(const PhaseTime& t, int threads) {
 nlohmann::json phase_profile_json(const PhaseProfile& p) {
   nlohmann::json phases = nlohmann::json::object();
   for (int k = 0; k < kPhases; ++k) phases[std::string(phase_name(static_cast<Phase>(k)))] = time_json(p.phase[k], p.threads);
-  nlohmann::json j = time_json(PhaseTime{p.wall(), p.busy()}, p.threads);
+  nlohmann::json j = time_json(p.total(), p.threads);
   j["threads"] = p.threads;
   j["reads_seconds"] = p.reads;
   j["phases"] = std::move(phases);
@@ -39,6 +43,9 @@ Expected<PhaseProfile> phase_profile_from_json(const nlohmann::json& j) {
         !number(j["phases"][name], "wall_seconds", p.phase[k].wall) ||
         !number(j["phases"][name], "busy_seconds", p.phase[k].busy))
       return Error("phase profile: phase " + name + " missing or not a number");
+    // Absent from profiles written before they were measured: 0.
+    (void)number(j["phases"][name], "kernel_seconds", p.phase[k].kernel);
+    (void)number(j["phases"][name], "page_faults", p.phase[k].faults);
   }
   return p;
 }

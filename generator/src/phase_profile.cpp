@@ -37,11 +37,24 @@ double PhaseProfile::busy() const {
   return b;
 }
 
+PhaseTime PhaseProfile::total() const {
+  PhaseTime s;
+  for (const PhaseTime& t : phase) {
+    s.wall += t.wall;
+    s.busy += t.busy;
+    s.kernel += t.kernel;
+    s.faults += t.faults;
+  }
+  return s;
+}
+
 void PhaseProfile::add(const PhaseProfile& o) {
   threads = std::max(threads, o.threads);
   for (int k = 0; k < kPhases; ++k) {
     phase[k].wall += o.phase[k].wall;
     phase[k].busy += o.phase[k].busy;
+    phase[k].kernel += o.phase[k].kernel;
+    phase[k].faults += o.phase[k].faults;
   }
   reads += o.reads;
 }

@@ -68,16 +68,31 @@ TEST(PhaseScaling, AmdahlPerPhaseFromWallAndBusy) {
 
 TEST(PhaseProfile, JsonRoundTrip) {
   PhaseProfile p = profile_of(3, 1.5, 4, Phase::Team);
-  p[Phase::Other] = PhaseTime{0.25, 0.125};
+  p[Phase::Other] = PhaseTime{0.25, 0.125, 0.0625, 17};
   p.reads = 0.5;
-  auto back = phase_profile_from_json(phase_profile_json(p));
+  const nlohmann::json j = phase_profile_json(p);
+  EXPECT_DOUBLE_EQ(j["kernel_seconds"].get<double>(), 0.0625);
+  EXPECT_DOUBLE_EQ(j["page_faults"].get<double>(), 17);
+  auto back = phase_profile_from_json(j);
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_EQ(back->threads, 3);
   EXPECT_DOUBLE_EQ(back->reads, 0.5);
   for (int k = 0; k < kPhases; ++k) {
     EXPECT_DOUBLE_EQ(back->phase[k].wall, p.phase[k].wall);
     EXPECT_DOUBLE_EQ(back->phase[k].busy, p.phase[k].busy);
+    EXPECT_DOUBLE_EQ(back->phase[k].kernel, p.phase[k].kernel);
+    EXPECT_DOUBLE_EQ(back->phase[k].faults, p.phase[k].faults);
   }
+  // Notes written before the kernel's share was measured read as 0.
+  nlohmann::json old = j;
+  for (auto& [name, phase] : old["phases"].items()) {
+    phase.erase("kernel_seconds");
+    phase.erase("page_faults");
+  }
+  auto old_back = phase_profile_from_json(old);
+  ASSERT_TRUE(old_back.ok()) << old_back.message();
+  EXPECT_DOUBLE_EQ(old_back->phase[static_cast<int>(Phase::Other)].busy, 0.125);
+  EXPECT_DOUBLE_EQ(old_back->phase[static_cast<int>(Phase::Other)].kernel, 0);
   EXPECT_FALSE(phase_profile_from_json(nlohmann::json{{"threads", 2}}).ok());
 }
 
@@ -92,6 +107,7 @@ TEST(PhaseProfile, BuildMeasuresConsistentlyAndKeepsNotesAcrossAResume) {
   auto built = generate(r, o);
   ASSERT_TRUE(built.ok()) << built.message();
   bool kings_only = false, units = false;
+  double faults = 0;
   for (const TableReport& t : *built) {
     SCOPED_TRACE(t.material.name());
     ASSERT_EQ(t.action, TableReport::Action::Built);
@@ -102,7 +118,12 @@ TEST(PhaseProfile, BuildMeasuresConsistentlyAndKeepsNotesAcrossAResume) {
       EXPECT_GE(p.phase[k].busy, 0);
       // CPU time is counted in clock ticks: a few ms of slack.
       EXPECT_LE(p.phase[k].busy, p.threads * p.phase[k].wall + 0.02) << phase_name(static_cast<Phase>(k));
+      // The kernel's part of it (getrusage's ticks: more slack).
+      EXPECT_GE(p.phase[k].kernel, 0);
+      EXPECT_LE(p.phase[k].kernel, p.phase[k].busy + 0.05) << phase_name(static_cast<Phase>(k));
+      EXPECT_GE(p.phase[k].faults, 0);
     }
+    faults += p.total().faults;
     EXPECT_NEAR(p.wall(), t.seconds, 0.05 * t.seconds + 0.01);
     EXPECT_GE(p.reads, 0);
     EXPECT_LE(p.reads, p.busy() + 0.02);
@@ -115,6 +136,7 @@ TEST(PhaseProfile, BuildMeasuresConsistentlyAndKeepsNotesAcrossAResume) {
   }
   EXPECT_TRUE(kings_only);
   EXPECT_TRUE(units);
+  EXPECT_GT(faults, 0);  // the units' arrays are touched for the first time
   const fs::path notes_file = phase_notes_path(r, dir);
   PhaseNotes notes = read_phase_notes(notes_file);
   ASSERT_EQ(notes.size(), built->size());

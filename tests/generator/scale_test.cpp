@@ -60,6 +60,18 @@ TEST(Scale, FourPieceFilesAreTheSameForOneAndTwoThreads) {
   }
 }
 
+using From = TableReport::SuccessorRead::From;
+
+// The names of the successors a built table read from `from`, sorted.
+std::vector<std::string> reads_from(const TableReport& t, From from) {
+  std::vector<std::string> out;
+  for (int i = 0; i < std::min(t.successor_count, TableReport::kMaxSuccessorReads); ++i)
+    if (t.successor_reads[static_cast<std::size_t>(i)].from == from)
+      out.push_back(t.successor_reads[static_cast<std::size_t>(i)].material.name());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // Finished tables kept in memory for the materials built after them
 // (GenerateOptions::keep_finished, resident_tables.hpp) are read without the
 // files and without the oracle's search: the same bytes as reading every
@@ -72,7 +84,14 @@ TEST(Scale, TablesKeptInMemoryGiveTheSameBytes) {
     from_files.keep_finished = false;
     auto plain = generate(r, from_files);
     ASSERT_TRUE(plain.ok()) << plain.message();
-    for (const TableReport& t : *plain) EXPECT_EQ(t.resident_bytes, 0u) << t.material.name();
+    for (const TableReport& t : *plain) {
+      EXPECT_EQ(t.resident_bytes, 0u) << t.material.name();
+      // Every successor read through its files (the report says which).
+      EXPECT_EQ(reads_from(t, From::Memory).size() + reads_from(t, From::Loaded).size(), 0u) << t.material.name();
+      if (t.material.pieces() == 4) {
+        EXPECT_FALSE(reads_from(t, From::Files).empty()) << t.material.name();
+      }
+    }
     auto plan = plan_generation(r, options(b.path, 4, 2));
     ASSERT_TRUE(plan.ok()) << plan.message();
     auto kept = generate(r, options(b.path, 4, 2));
@@ -82,6 +101,19 @@ TEST(Scale, TablesKeptInMemoryGiveTheSameBytes) {
     for (std::size_t i = 0; i < kept->size(); ++i) {
       EXPECT_EQ((*kept)[i].resident_bytes, (*plan)[i].resident_bytes) << (*kept)[i].material.name();
       most = std::max(most, (*kept)[i].resident_bytes);
+      // This run built them all: nothing loaded; 4-piece materials read
+      // this run's tables from memory, and what they read from memory or
+      // files is what the run without kept tables read from files.
+      const TableReport& t = (*kept)[i];
+      EXPECT_TRUE(reads_from(t, From::Loaded).empty()) << t.material.name();
+      if (t.material.pieces() == 4) {
+        EXPECT_FALSE(reads_from(t, From::Memory).empty()) << t.material.name();
+      }
+      std::vector<std::string> read = reads_from(t, From::Memory), files = reads_from(t, From::Files);
+      read.insert(read.end(), files.begin(), files.end());
+      std::sort(read.begin(), read.end());
+      EXPECT_EQ(read, reads_from((*plain)[i], From::Files)) << t.material.name();
+      EXPECT_LE(t.successor_count, TableReport::kMaxSuccessorReads);
     }
     // 4-piece materials read the 3-piece ones (2 bytes per slot) from memory.
     EXPECT_GE(most, 2 * table_slots(*Material::parse("2Kv1K"))) << r.name;
@@ -134,6 +166,9 @@ TEST(Scale, PresentSuccessorsLoadedIntoMemoryGiveTheSameBytes) {
     EXPECT_GE(load_reports, 2 * loads);
     EXPECT_GE(loads_finished, 1);
     std::uint64_t most = 0;
+    int loaded = 0;  // as the reports tell them: one per load said
+    for (const TableReport& t : *built) loaded += static_cast<int>(reads_from(t, From::Loaded).size());
+    EXPECT_EQ(loaded, loads);
     for (std::size_t i = 0; i < built->size(); ++i) {
       const TableReport& t = (*built)[i];
       EXPECT_EQ(t.resident_bytes, (*plan)[i].resident_bytes) << t.material.name();

@@ -120,6 +120,26 @@ struct TableReport {
   // own codes included when it was kept for later materials; the dry run
   // predicts the same and counts it in predicted.peak_bytes.
   std::uint64_t resident_bytes = 0;
+  // Built tables: the finished materials it read (those it converts into,
+  // and theirs through captures; canonical, in the order they were opened)
+  // and from where.  Fixed-size (the report is sent between ranks as
+  // bytes): at most kMaxSuccessorReads of successor_count are listed.
+  struct SuccessorRead {
+    enum class From : std::uint8_t {
+      Memory,  // kept in memory from earlier in this run (or loaded for an earlier material)
+      Loaded,  // loaded into memory just before it (from its files or its saved codes)
+      Files,   // read through its files (a block cache)
+    };
+    Material material;
+    From from = From::Files;
+  };
+  static constexpr int kMaxSuccessorReads = 160;
+  std::array<SuccessorRead, kMaxSuccessorReads> successor_reads{};
+  int successor_count = 0;
+  void add_successor_read(const Material& s, SuccessorRead::From from) {
+    if (successor_count < kMaxSuccessorReads) successor_reads[static_cast<std::size_t>(successor_count)] = {s, from};
+    ++successor_count;
+  }
   int rank = 0;                        // several ranks: who builds it (RankJob::kAllRanks: split among all)
   // Built tables: where the time went (phase_profile.hpp); the phases' wall
   // times sum to about `seconds`.  generate() keeps it in the folder's

@@ -38,6 +38,8 @@ std::string_view phase_name(Phase p);  // "units", "team", "flush", "write", "ot
 struct PhaseTime {
   double wall = 0;  // seconds
   double busy = 0;  // CPU seconds of the process over that time
+  double kernel = 0;  // the part of `busy` spent in the kernel (page faults, I/O, madvise)
+  double faults = 0;  // the process's page faults over that time (minor and major)
 };
 
 struct PhaseProfile {
@@ -51,6 +53,7 @@ struct PhaseProfile {
   const PhaseTime& operator[](Phase p) const { return phase[static_cast<int>(p)]; }
   double wall() const;  // summed over phases
   double busy() const;
+  PhaseTime total() const;  // every field summed over phases
   // Sums `other` in (threads: the larger of the two).
   void add(const PhaseProfile& other);
 };
