@@ -112,6 +112,8 @@ constexpr int kVectorBytes = 16;
 template <class T>
 struct Lanes {
   typedef T Part __attribute__((vector_size(kVectorBytes)));
+  // A Part read straight from a LaneArray (4-byte aligned).
+  typedef T LoosePart __attribute__((vector_size(kVectorBytes), aligned(alignof(T)), may_alias));
   static constexpr int kPer = static_cast<int>(kVectorBytes / sizeof(T));
   static constexpr int kParts = kLanes / kPer;
   static_assert(kParts >= 1 && kLanes % kPer == 0);
@@ -124,7 +126,12 @@ struct Lanes {
   static Lanes load(const LaneArray& a) {
     Lanes v;
     if constexpr (sizeof(T) == sizeof(std::int32_t)) {
-      std::memcpy(&v.part, a.data(), sizeof v.part);
+      // One vector load per part: a memcpy into v was made (PGO build,
+      // AVX2) four 8-byte stores to the stack read back by one 32-byte load,
+      // a failed store forward per candidate: 57% of the parse's samples,
+      // the parse 17% of `generate -n 5`'s against 4.5% in a portable build.
+      const auto* from = reinterpret_cast<const LoosePart*>(a.data());
+      for (int i = 0; i < kParts; ++i) v.part[i] = from[i];
     } else {  // kNever stays far above any cost
       for (int c = 0; c < kLanes; ++c) v.part[c / kPer][c % kPer] = a[static_cast<std::size_t>(c)];
     }
