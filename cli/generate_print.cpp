@@ -228,7 +228,8 @@ PhaseProfile run_profile(const std::vector<TableReport>& result, int threads) {
 void print_profile(const PhaseProfile& p) {
   if (p.wall() <= 0) return;
   auto share = [&](const PhaseTime& t) { return t.wall > 0 ? 100.0 * t.busy / (p.threads * t.wall) : 0.0; };
-  std::printf("threads busy %.0f%% of %d (", share(PhaseTime{p.wall(), p.busy()}), p.threads);
+  const PhaseTime all = p.total();
+  std::printf("threads busy %.0f%% of %d (", share(all), p.threads);
   const char* sep = "";
   for (int k = 0; k < kPhases; ++k) {
     const PhaseTime& t = p.phase[k];
@@ -236,7 +237,6 @@ void print_profile(const PhaseProfile& p) {
     std::printf("%s%s %.1f s %.0f%%", sep, std::string(phase_name(static_cast<Phase>(k))).c_str(), t.wall, share(t));
     sep = ", ";
   }
-  const PhaseTime all = p.total();
   std::printf("); successor reads %.1f s of thread time; kernel %.1f s of CPU, %.0f page faults\n", p.reads,
               all.kernel, all.faults);
 }

@@ -25,17 +25,9 @@ std::string_view phase_name(Phase p) {
   return "?";
 }
 
-double PhaseProfile::wall() const {
-  double w = 0;
-  for (const PhaseTime& t : phase) w += t.wall;
-  return w;
-}
+double PhaseProfile::wall() const { return total().wall; }
 
-double PhaseProfile::busy() const {
-  double b = 0;
-  for (const PhaseTime& t : phase) b += t.busy;
-  return b;
-}
+double PhaseProfile::busy() const { return total().busy; }
 
 PhaseTime PhaseProfile::total() const {
   PhaseTime s;
