@@ -152,6 +152,12 @@ struct Lanes {
     for (int i = 0; i < kParts; ++i) v.part[i] = part[i] < o.part[i] ? part[i] : o.part[i];
     return v;
   }
+  // The lanes' costs: each lane with its symbol cleared.
+  Lanes costs() const {
+    Lanes v;
+    for (int i = 0; i < kParts; ++i) v.part[i] = part[i] & ~T{0xFF};
+    return v;
+  }
 };
 // A block's cost is below 2^22 << 8 bits up to kNarrowMax positions (at
 // most n / 4 symbols of at most 15 bits), below 2^26 << 8 up to the
@@ -203,23 +209,21 @@ struct ParseTables {
 };
 constexpr ParseTables kTables{};
 
-// The cost of the best parse from a position in context c, shifted to the
-// cost field (its symbol cleared).
-template <class V>
-inline auto rest(const V& from, int c) {
-  return from[c] & ~0xFF;
-}
-
 constexpr int kTried = 7;  // run classes tried from a position: the longest that fits and the 6 below it
 
 template <class T>
 void parse(std::span<const std::uint16_t> codes, std::vector<unsigned char>& out) {
   using V = Lanes<T>;
   const std::size_t n = codes.size();
-  // Reused per thread: the best parse from each position, per context.
-  thread_local std::vector<V> f;
+  // Reused per thread: the best parse from each position, per context
+  // (f), and its cost alone, the symbol cleared (g, what the candidates
+  // before it add: one broadcast load per candidate, where clearing f's
+  // symbol took a load, a clear and a move into a vector register).
+  thread_local std::vector<V> f, g;
   f.resize(n + 1);  // every entry is set before it is read
+  g.resize(n + 1);
   f[n] = V::zero();
+  g[n] = V::zero();
   // A don't-care entry takes no value above the block's largest given code,
   // so the file's max code (header) stays that of the given codes.
   unsigned top = 0;
@@ -234,14 +238,14 @@ void parse(std::span<const std::uint16_t> codes, std::vector<unsigned char>& out
     key = (key << 2 | c) & 0xFF;
     // A literal pack: its 4th code sets the next context (any value up to
     // top where it is don't care).
-    const V& after = f[std::min(i + 4, n)];
+    const V& after = g[std::min(i + 4, n)];
     const unsigned last = key >> 6;
     V best;
     if (last != 3) {
-      best = V::load(literal[key][last]).plus(rest(after, static_cast<int>(last)));
+      best = V::load(literal[key][last]).plus(after[static_cast<int>(last)]);
     } else {
-      best = V::load(literal[key][0]).plus(rest(after, 0));
-      for (unsigned v = 1; v <= top; ++v) best = best.min(V::load(literal[key][v]).plus(rest(after, static_cast<int>(v))));
+      best = V::load(literal[key][0]).plus(after[0]);
+      for (unsigned v = 1; v <= top; ++v) best = best.min(V::load(literal[key][v]).plus(after[static_cast<int>(v)]));
     }
     for (unsigned v = 0; v < 3; ++v) {
       if (c == v || (c == 3 && v <= top)) {
@@ -256,10 +260,11 @@ void parse(std::span<const std::uint16_t> codes, std::vector<unsigned char>& out
       while (fit[v] + 1 < kRunClasses && kRunLength[fit[v] + 1] <= r) ++fit[v];
       for (int k = std::max(0, fit[v] - kTried + 1); k <= fit[v]; ++k) {
         const int s = kLiteralSymbols + kRunClasses * static_cast<int>(v) + k;
-        best = best.min(V::load(kTables.symbol[s]).plus(rest(f[i + kRunLength[k]], 3 + static_cast<int>(v))));
+        best = best.min(V::load(kTables.symbol[s]).plus(g[i + kRunLength[k]][3 + static_cast<int>(v)]));
       }
     }
     f[i] = best;
+    g[i] = best.costs();
   }
   int ctx = 0;  // a block's first symbol
   for (std::size_t i = 0; i < n;) {

@@ -154,7 +154,7 @@ void UnitSolver::solve_sweep(const Unit& u, SweepScratch& s, std::vector<std::un
         const Bitboard occ = p.occupied();
         int in = 0;
         for (Bitboard b = p.kings[idx(p.side_to_move)]; b; b &= b - 1)
-          in += std::popcount(king_step_targets(r_, lsb(b), occ));
+          in += popcount(king_step_targets(r_, lsb(b), occ));
         assert(in < 256);
         s.pending[l] = static_cast<std::uint8_t>(in);
         if (in == 0) {

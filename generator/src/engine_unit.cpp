@@ -262,7 +262,7 @@ void UnitSolver::gather(const Unit& u, std::uint64_t l, const Position& p, Scrat
                                });
     } else {
       for (Bitboard b = p.kings[mover]; b; b &= b - 1)
-        in = static_cast<std::uint8_t>(in + std::popcount(king_step_targets(r_, lsb(b), occ)));
+        in = static_cast<std::uint8_t>(in + popcount(king_step_targets(r_, lsb(b), occ)));
     }
     if (!man_moves && in == 0) flags |= kNoMoves;
   }

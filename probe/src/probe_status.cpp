@@ -36,8 +36,8 @@ const char* unprobeable_reason(const Position& p) {
   if ((p.men[0] | p.kings[0]) & (p.men[1] | p.kings[1]) || (p.men[0] & p.kings[0]) || (p.men[1] & p.kings[1]))
     return "two pieces stand on one square";
   if (!p.is_valid()) return "a man stands on its own promotion row";
-  if (std::popcount(p.pieces(Color::White)) > 12) return "White has more than 12 pieces";
-  if (std::popcount(p.pieces(Color::Black)) > 12) return "Black has more than 12 pieces";
+  if (popcount(p.pieces(Color::White)) > 12) return "White has more than 12 pieces";
+  if (popcount(p.pieces(Color::Black)) > 12) return "Black has more than 12 pieces";
   if (p.pieces(opposite(p.side_to_move)) == 0) return "the side not to move has no pieces (the game is over)";
   return nullptr;
 }

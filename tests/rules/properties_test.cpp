@@ -6,6 +6,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "damka/capture_stream.hpp"
 #include "damka/movegen.hpp"
@@ -61,6 +62,21 @@ Rules random_capture_rules() {
                                             CapturePromotion::PromoteAndStop);
   }
   return r;
+}
+
+// board.hpp's popcount (a bit-parallel sum inlined where the target has no
+// POPCNT, as in the portable default build) counts as the standard one.
+static_assert(popcount(0) == 0 && popcount(~Bitboard{0}) == 32 && popcount(0x80000001u) == 2 &&
+              popcount(0x0F0F0F0Fu) == 16);
+RC_GTEST_PROP(Board, PopcountCountsAsTheStandardOne, (std::uint32_t b)) {
+  RC_ASSERT(popcount(b) == std::popcount(b));
+}
+TEST(Board, PopcountOfEveryBitAndItsComplement) {
+  for (int s = 0; s < kNumSquares; ++s) {
+    EXPECT_EQ(popcount(bit(s)), 1);
+    EXPECT_EQ(popcount(~bit(s)), 31);
+    EXPECT_EQ(popcount(bit(s) - 1), s);
+  }
 }
 
 // The capture search fixed at compile time for a variant's rules gives the

@@ -87,7 +87,7 @@ inline const bool kCpuHasBmi2 = (__builtin_cpu_init(), __builtin_cpu_supports("b
 
 inline std::uint32_t pext_portable(std::uint32_t x, std::uint32_t mask) {
   std::uint32_t r = 0;
-  for (x &= mask; x; x &= x - 1) r |= 1u << std::popcount(mask & ((x & (0u - x)) - 1));
+  for (x &= mask; x; x &= x - 1) r |= 1u << popcount(mask & ((x & (0u - x)) - 1));
   return r;
 }
 
@@ -259,7 +259,7 @@ class MaterialIndex {
   std::uint64_t rank_men(Bitboard white_men, Bitboard black_men) const {
     using namespace index_detail;
     const Bitboard low = white_men & kRow0;
-    const Group& g = groups_[std::popcount(low)];
+    const Group& g = groups_[popcount(low)];
     const std::uint64_t white = colex_rank(low) * g.white_mid + colex_rank(white_men >> 4);
     return g.offset + white * g.black + colex_rank(pext(black_men, kBlackMenSquares & ~white_men));
   }
@@ -321,11 +321,11 @@ class MaterialIndex {
       // the rest's i-th (from 1) then being the (i + 1)-th past t.
       domain_ = white ? free : free & ~fixed;
       rest_ = rest;
-      assert(std::popcount(rest) < kMaxKings && std::popcount(fixed) <= kMaxKings);
+      assert(popcount(rest) < kMaxKings && popcount(fixed) <= kMaxKings);
       int i = 1;
       std::array<std::uint64_t, kMaxKings + 1> before, after;  // C(c_i, i), C(c_i, i + 1)
       for (Bitboard b = rest; b; b &= b - 1, ++i) {
-        const int c = std::popcount(domain_ & (lowest(b) - 1));
+        const int c = popcount(domain_ & (lowest(b) - 1));
         before[i] = kBinomials.c[c][i];
         after[i] = kBinomials.c[c][i + 1];
       }
@@ -341,7 +341,7 @@ class MaterialIndex {
         const Bitboard d = free & ~rest;
         int n = 0;
         std::array<int, kMaxKings + 1> e;  // Black's kings' places among d
-        for (Bitboard b = fixed; b; b &= b - 1) e[++n] = std::popcount(d & (lowest(b) - 1));
+        for (Bitboard b = fixed; b; b &= b - 1) e[++n] = popcount(d & (lowest(b) - 1));
         // other_[q]: Black's first q kings below t, the others past it.
         std::uint64_t v = 0;
         for (int k = 1; k <= n; ++k) v += kBinomials.c[std::max(e[k] - 1, 0)][k];
@@ -356,9 +356,9 @@ class MaterialIndex {
     // rank_kings with the king on `to` (free, not in rest or fixed).
     std::uint64_t rank(int to) const {
       const Bitboard below = (Bitboard{1} << to) - 1;
-      const int j = std::popcount(rest_ & below);
-      return (more_[j] + index_detail::kBinomials.c[std::popcount(domain_ & below)][j + 1]) * scale_ +
-             other_[std::popcount(fixed_ & below)];
+      const int j = popcount(rest_ & below);
+      return (more_[j] + index_detail::kBinomials.c[popcount(domain_ & below)][j + 1]) * scale_ +
+             other_[popcount(fixed_ & below)];
     }
 
    private:

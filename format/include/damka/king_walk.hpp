@@ -22,7 +22,7 @@ class KingWalk {
   // The first placement (rank 0) of `white` and `black` kings on the
   // squares not in `men`.
   KingWalk(int white, int black, Bitboard men)
-      : free_(~men), wn_(white), bn_(black), nfree_(kNumSquares - std::popcount(men)) {
+      : free_(~men), wn_(white), bn_(black), nfree_(kNumSquares - popcount(men)) {
     wc_ = (std::uint64_t{1} << wn_) - 1;
     bc_ = (std::uint64_t{1} << bn_) - 1;
     spread(true);
@@ -30,7 +30,7 @@ class KingWalk {
   // Starts at a given placement (`white`, `black` kings on squares not in
   // `men`) instead of rank 0.
   KingWalk(Bitboard men, Bitboard white, Bitboard black)
-      : free_(~men), wn_(std::popcount(white)), bn_(std::popcount(black)), nfree_(kNumSquares - std::popcount(men)) {
+      : free_(~men), wn_(popcount(white)), bn_(popcount(black)), nfree_(kNumSquares - popcount(men)) {
     using index_detail::pext;
     wc_ = pext(static_cast<std::uint32_t>(white), static_cast<std::uint32_t>(free_));
     bc_ = pext(static_cast<std::uint32_t>(black), static_cast<std::uint32_t>(free_ & ~white));
