@@ -117,7 +117,8 @@ ResidentStep resident_step(ResidentTables& resident, std::size_t i, const Materi
   const std::uint64_t need =
       step.store_on_disk ? plan_memory(m, metrics, threads, kCachePerThread, budget, KingsOnly::Auto, true).peak
                          : plan.peak;
-  resident.make_room(i, need, share);
+  // Room for the tables m captures into first, from tables m does not read.
+  resident.make_room(i, need, share, resident.capture_bytes(i, true));
   // Kept after its build only beside the tables it captures into (when its
   // store made room for them).
   step.keep = resident.keep(i, need + (step.store_on_disk ? resident.capture_bytes(i, true) : 0), share);

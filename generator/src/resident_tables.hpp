@@ -76,13 +76,15 @@ class ResidentTables {
   void save_dropped(bool on) { save_dropped_ = on; }
   // Before building order[i], whose plan needs `need` bytes (its own
   // resolved codes included when keep(i) says so) of `budget`: drops the
-  // tables no material from order[i] on converts into, then the largest
-  // ones until bytes() + need <= budget.  With save_dropped, a table
+  // tables no material from order[i] on converts into, then the largest of
+  // those order[i] does not read until bytes() + need + want <= budget
+  // (`want`: room to load the tables it captures into, to_load), then the
+  // largest of any until bytes() + need <= budget.  With save_dropped, a table
   // dropped while a material from order[i] on still converts into it is
   // marked saved (saved()), and its codes (a build's, not a dry run's) are
   // handed to the caller by take_dropped() to be written to a temporary
   // file (saved_codes.hpp).
-  void make_room(std::size_t i, std::uint64_t need, std::uint64_t budget);
+  void make_room(std::size_t i, std::uint64_t need, std::uint64_t budget, std::uint64_t want = 0);
   // The codes make_room dropped and marked saved since the last call.
   std::vector<std::pair<Material, Codes>> take_dropped();
   // Whether m's true codes are in a saved file (make_room dropped it while a

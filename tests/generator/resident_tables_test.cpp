@@ -252,5 +252,56 @@ TEST(ResidentTables, AStoreThatCrowdsOutTheCaptureTablesGoesToDisk) {
   EXPECT_TRUE(seen) << "no budget between the plan's peak and twice it has room for the tables only without the store";
 }
 
+
+// make_room drops the tables the material to build does not read before
+// those it reads, even when one it reads is larger (the largest went first
+// before: a 7-piece material then read its largest capture tables through
+// their files); `want` frees room from the tables it does not read alone,
+// for the ones it captures into to be loaded (to_load).
+TEST(ResidentTables, MakeRoomDropsTablesTheMaterialDoesNotReadFirst) {
+  const std::vector<Material> order = build_order(5);
+  const std::vector<bool> build(order.size(), true);
+  const ResidentTables probe(order, build);
+  // A material, its largest successor built before it, and a smaller table
+  // built before it that only later materials read.
+  std::size_t i = 0, read = 0, other = 0;
+  bool found = false;
+  for (std::size_t k = 0; k < order.size() && !found; ++k) {
+    const std::vector<Material> succ = successors(order[k]);
+    std::size_t r = order.size();
+    for (const Material& s : succ)
+      if (const std::size_t j = index_of(order, s); j < k && (r == order.size() || probe.bytes_of(j) > probe.bytes_of(r)))
+        r = j;
+    if (r == order.size()) continue;
+    for (std::size_t j = 0; j < k && !found; ++j)
+      if (std::find(succ.begin(), succ.end(), order[j]) == succ.end() && probe.needed_from(k, order[j]) &&
+          probe.bytes_of(j) < probe.bytes_of(r)) {
+        i = k, read = r, other = j;
+        found = true;
+      }
+  }
+  ASSERT_TRUE(found);
+  SCOPED_TRACE(order[i].name() + " reads " + order[read].name() + ", not " + order[other].name());
+  {
+    ResidentTables rt(order, build);
+    rt.add(read, nullptr);
+    rt.add(other, nullptr);
+    rt.make_room(i, 1, rt.bytes_of(read) + 1);  // room for one: the one it reads stays, though larger
+    EXPECT_TRUE(rt.holds(order[read]));
+    EXPECT_FALSE(rt.holds(order[other]));
+    rt.make_room(i, 1, 0);  // no room: it goes too
+    EXPECT_FALSE(rt.holds(order[read]));
+  }
+  {
+    ResidentTables rt(order, build);
+    rt.add(other, nullptr);
+    const std::uint64_t budget = rt.bytes_of(other) + 1;
+    rt.make_room(i, 1, budget);  // it fits: kept
+    EXPECT_TRUE(rt.holds(order[other]));
+    rt.make_room(i, 1, budget, rt.bytes_of(read));  // room wanted to load the table i reads: dropped
+    EXPECT_FALSE(rt.holds(order[other]));
+  }
+}
+
 }  // namespace
 }  // namespace damka
